@@ -1,0 +1,90 @@
+//===- Tool.h - Shared plumbing of the wave-* executables -------*- C++ -*-===//
+//
+// Everything a tool's main() needs besides its own options: reading input
+// from a file or stdin, atomic output files, the binary-to-terminal guard,
+// CLI11 error handling mapped to our exit codes, and error printing in the
+// formats of DESIGN.md ("Conventions every tool keeps") and STYLE.md §5, §7.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_TOOL_TOOL_H
+#define WAVE_TOOL_TOOL_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+
+namespace wave::tool {
+
+/// Process exit codes (STYLE.md §9).
+enum ExitCode : int {
+  ExitSuccess = 0,
+  ExitInvalidInput = 1, ///< diagnostics about the input were printed.
+  ExitUsage = 2,        ///< bad flags, I/O error, binary refused to a tty.
+  ExitLimit = 3,        ///< wave-run: instruction limit or timeout.
+};
+
+/// Version line printed by --version.
+std::string versionString(llvm::StringRef ToolName);
+
+/// Creates a CLI::App with our conventions: `-h/--help`, `--version`, help
+/// and version on stdout with exit 0.
+std::unique_ptr<CLI::App> makeApp(llvm::StringRef ToolName,
+                                  llvm::StringRef Description);
+
+/// Parses \p Argv with \p App, then runs \p Body. Returns the exit code:
+/// 0 for --help/--version; ExitUsage with "TOOL: MESSAGE" and a "Try 'TOOL
+/// --help'" line on stderr for a parse error; ExitUsage for std::bad_alloc;
+/// otherwise Body's result. Flushes stdout before returning.
+int runMain(CLI::App &App, int Argc, char **Argv,
+            llvm::function_ref<int()> Body);
+
+/// Prints "TOOL: error: MESSAGE" to stderr (after flushing stdout).
+void printError(llvm::StringRef ToolName, const llvm::Twine &Message);
+/// Prints "TOOL: warning: MESSAGE" to stderr.
+void printWarning(llvm::StringRef ToolName, const llvm::Twine &Message);
+/// Prints "TOOL: error: 'FILE': MESSAGE" for every error in \p E, consuming
+/// it.
+void printFileError(llvm::StringRef ToolName, llvm::StringRef File,
+                    llvm::Error E);
+
+/// Reads \p Path, or stdin when it is "-". Fails with the OS error message.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInput(llvm::StringRef Path);
+
+/// Name to use for \p Path in diagnostics ("<stdin>" for "-").
+llvm::StringRef displayName(llvm::StringRef Path);
+
+/// Result of writeOutput().
+enum class WriteStatus {
+  Ok,
+  RefusedTerminal, ///< binary output to a terminal without --force.
+  Failed,          ///< Write callback or file system failed (error printed).
+};
+
+/// Writes output atomically through llvm::writeToOutput: "-" is stdout;
+/// any other path gets a temporary file in the same directory that is
+/// renamed over \p Path only if \p Write succeeds, so a failure leaves the
+/// previous file untouched. When \p Binary is set and the output is a
+/// terminal, refuses unless \p Force (prints the refusal). Errors (from
+/// \p Write or the file system) are printed as "TOOL: error: 'PATH': ...".
+WriteStatus writeOutput(llvm::StringRef ToolName, llvm::StringRef Path,
+                        bool Binary, bool Force,
+                        llvm::function_ref<llvm::Error(llvm::raw_ostream &)>
+                            Write);
+
+/// Maps a WriteStatus to an exit code (Ok -> 0, otherwise ExitUsage).
+inline int exitCodeFor(WriteStatus S) {
+  return S == WriteStatus::Ok ? ExitSuccess : ExitUsage;
+}
+
+} // namespace wave::tool
+
+#endif // WAVE_TOOL_TOOL_H
