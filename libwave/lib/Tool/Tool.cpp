@@ -1,7 +1,11 @@
 //===- Tool.cpp - Shared plumbing of the wave-* executables ---------------===//
 #include "wave/Tool/Tool.h"
 
+#include "wave/ISA/ISA.h"
+#include "wave/Object/Wbin.h"
+
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 
@@ -76,6 +80,25 @@ void printFileError(StringRef ToolName, StringRef File, Error E) {
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
     printError(ToolName, "'" + displayName(File) + "': " + EI.message());
   });
+}
+
+void printBinaryError(StringRef ToolName, StringRef File, Error E,
+                      uint64_t BaseOffset) {
+  auto AtOffset = [&](uint64_t Off, const Twine &Msg) {
+    outs().flush();
+    errs() << displayName(File) << ":" << format("0x%llx", (unsigned long long)Off)
+           << ": ";
+    WithColor::error(errs(), "") << Msg << "\n";
+  };
+  handleAllErrors(
+      std::move(E),
+      [&](const WbinError &W) { AtOffset(W.getOffset(), W.getMessage()); },
+      [&](const DecodeError &D) {
+        AtOffset(BaseOffset + D.getOffset(), D.reason());
+      },
+      [&](const ErrorInfoBase &EI) {
+        printError(ToolName, "'" + displayName(File) + "': " + EI.message());
+      });
 }
 
 StringRef displayName(StringRef Path) { return Path == "-" ? "<stdin>" : Path; }

@@ -55,6 +55,13 @@ void printWarning(llvm::StringRef ToolName, const llvm::Twine &Message);
 void printFileError(llvm::StringRef ToolName, llvm::StringRef File,
                     llvm::Error E);
 
+/// Prints errors about a binary input: WbinError and DecodeError as
+/// "FILE:0xOFFSET: error: MESSAGE" (STYLE.md §5, "binary inputs get byte
+/// offsets"); \p BaseOffset is added to DecodeError offsets (e.g. the file
+/// offset of the code being decoded). Other errors print as printFileError.
+void printBinaryError(llvm::StringRef ToolName, llvm::StringRef File,
+                      llvm::Error E, uint64_t BaseOffset = 0);
+
 /// Reads \p Path, or stdin when it is "-". Fails with the OS error message.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInput(llvm::StringRef Path);
