@@ -9,8 +9,11 @@ import lit.util
 config.name = "wavetools"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".wave", ".test", ".wir", ".txt"]
-config.excludes = ["Inputs", "README.md", "CMakeLists.txt", "unit", "bats",
-                   "bench", "fuzz", "lit.cfg.py", "lit.site.cfg.py.in"]
+# Directory names are matched at every depth, so only names that never hold
+# lit tests belong here (test/fuzz and test/bench hold C++ sources, which no
+# suffix above matches, so they need no entry).
+config.excludes = ["Inputs", "README.md", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(
     getattr(config, "wave_tools_dir", config.test_source_root), "..", "test")

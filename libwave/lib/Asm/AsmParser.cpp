@@ -1,0 +1,794 @@
+//===- AsmParser.cpp - WAVE assembly to .wbin -----------------------------===//
+//
+// A single-pass recursive-descent parser over AsmLexer tokens (ISA.md §6),
+// encoding each instruction as soon as it is parsed and patching `call`
+// targets once every label is known. Operand checking is driven by the
+// operand forms of Forms.def; no mnemonic is spelled here except the
+// aliases of ISA.md §2.16 (`mov rd, sr_x`) and the scope words.
+//
+// Diagnostics are collected, sorted by source position and printed through
+// the SourceMgr at the end, so deferred checks (undefined labels, register
+// counts known only at `.end`) still come out in source order.
+//
+//===----------------------------------------------------------------------===//
+#include "wave/Asm/AsmParser.h"
+
+#include "AsmLexer.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace wave {
+
+namespace {
+
+/// A parsed operand before it is matched against the form.
+struct Operand {
+  enum KindTy { Reg, Pred, NotPred, Special, Int, Float, Scope, Ident } Kind;
+  Token Tok;
+  uint64_t Value = 0; ///< register/predicate/special index, or scope.
+};
+
+/// One collected diagnostic (with an optional attached note).
+struct Diag {
+  SMLoc Loc;
+  SourceMgr::DiagKind Kind;
+  std::string Msg;
+  SMRange Range;
+  SMLoc NoteLoc;
+  std::string Note;
+  unsigned Seq; ///< tie-breaker keeping emission order at equal locations.
+};
+
+struct LabelDef {
+  unsigned Kernel;
+  uint32_t Offset; ///< bytes from the kernel's first byte (D2).
+  SMLoc Loc;
+};
+
+struct PendingCall {
+  size_t Word1Pos; ///< byte position of W1 in the code section.
+  unsigned Kernel;
+  Token LabelTok;
+};
+
+struct RegUse {
+  uint32_t Reg;
+  Token Tok;
+};
+
+class Parser {
+public:
+  Parser(SourceMgr &SM, const AsmOptions &Opts)
+      : SM(SM), Opts(Opts),
+        Lex(SM.getMemoryBuffer(SM.getMainFileID())->getBuffer(), &lexError,
+            this) {}
+
+  Expected<WbinFile> run(AsmStats *Stats);
+
+private:
+  static void lexError(void *Ctx, SMRange R, const std::string &Msg) {
+    static_cast<Parser *>(Ctx)->error(R.Start, Msg, R);
+  }
+
+  // Token stream with one token of lookahead.
+  void next() {
+    if (HasPeek) {
+      Tok = Peeked;
+      HasPeek = false;
+    } else {
+      Tok = Lex.lex();
+    }
+  }
+  const Token &peek() {
+    if (!HasPeek) {
+      Peeked = Lex.lex();
+      HasPeek = true;
+    }
+    return Peeked;
+  }
+  void skipLine() {
+    while (!Tok.is(TokenKind::Newline) && !Tok.is(TokenKind::Eof))
+      next();
+  }
+
+  /// Reports an error; always returns true so callers can `return error()`.
+  bool error(SMLoc Loc, const Twine &Msg, SMRange R = {}, SMLoc NoteLoc = {},
+             const Twine &Note = "") {
+    Diags.push_back({Loc, SourceMgr::DK_Error, Msg.str(), R, NoteLoc,
+                     Note.str(), unsigned(Diags.size())});
+    return true;
+  }
+  bool error(const Token &T, const Twine &Msg) {
+    return error(T.getLoc(), Msg, SMRange(T.getLoc(), T.getEndLoc()));
+  }
+  void warning(const Token &T, const Twine &Msg) {
+    if (Opts.Warnings == WarningMode::None)
+      return;
+    Diags.push_back({T.getLoc(),
+                     Opts.Warnings == WarningMode::Error
+                         ? SourceMgr::DK_Error
+                         : SourceMgr::DK_Warning,
+                     Msg.str(), SMRange(T.getLoc(), T.getEndLoc()), SMLoc(), "",
+                     unsigned(Diags.size())});
+  }
+
+  static std::string describe(const Token &T) {
+    switch (T.Kind) {
+    case TokenKind::Eof:
+      return "end of file";
+    case TokenKind::Newline:
+      return "end of line";
+    default:
+      return "'" + T.Text.str() + "'";
+    }
+  }
+
+  bool parseStatement();
+  bool parseDirective();
+  bool parseLabel();
+  bool parseInstruction();
+  bool parseOperand(Operand &Op);
+  bool parseU32(const Token &Directive, uint32_t &Out);
+  bool startsOperand(const FormDesc &F, unsigned FirstExplicit);
+  void closeKernel();
+
+  SourceMgr &SM;
+  AsmOptions Opts;
+  AsmLexer Lex;
+  Token Tok, Peeked;
+  bool HasPeek = false;
+
+  WbinFile File;
+  int OpenKernel = -1; ///< index into File.Kernels, or -1.
+  Token OpenKernelTok;
+  StringMap<Token> KernelNames;
+  StringMap<LabelDef> Labels;
+  std::vector<PendingCall> Calls;
+  std::vector<RegUse> RegUses; ///< of the open kernel.
+  std::vector<Diag> Diags;
+};
+
+} // namespace
+
+/// Words accepted as cache hints after a mnemonic and discarded (ISA.md
+/// §2.10, §6.6).
+static bool isCacheHint(StringRef W) {
+  return W == ".cached" || W == ".uncached" || W == ".streaming";
+}
+
+/// "0x" followed by at least \p Digits uppercase hex digits.
+static std::string hex(uint32_t V, unsigned Digits) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "0x" << format_hex_no_prefix(V, Digits, /*Upper=*/true);
+  return S;
+}
+
+/// The decimal digits of a register, predicate or predicate-prefix token
+/// (`r300.lo` -> "300"), for messages about out-of-range indices.
+static std::string indexText(const Token &T) {
+  StringRef S = T.Text;
+  S = S.drop_front(S.find_first_of("0123456789"));
+  return S.take_while([](char C) { return C >= '0' && C <= '9'; }).str();
+}
+
+static bool isDirectiveName(StringRef W) {
+  return W == ".kernel" || W == ".end" || W == ".registers" ||
+         W == ".local_memory" || W == ".workgroup_size";
+}
+
+/// `loc_HEX`: the disassembler's label spelling (D16). Such a label always
+/// denotes the kernel offset HEX.
+static std::optional<uint32_t> parseLocLabel(StringRef Name) {
+  if (!Name.consume_front("loc_") || Name.empty() || Name.size() > 8)
+    return std::nullopt;
+  uint32_t V;
+  if (Name.find_first_not_of("0123456789abcdefABCDEF") != StringRef::npos ||
+      Name.getAsInteger(16, V))
+    return std::nullopt;
+  return V;
+}
+
+bool Parser::parseU32(const Token &Directive, uint32_t &Out) {
+  if (!Tok.is(TokenKind::Integer))
+    return error(Tok, "expected integer after '" + Directive.Text +
+                          "', found " + describe(Tok));
+  if (Tok.IntValue < 0 || Tok.IntValue > int64_t(UINT32_MAX))
+    return error(Tok, "value " + Twine(Tok.IntValue) + " out of range for '" +
+                          Directive.Text + "': must be 0-4294967295");
+  Out = uint32_t(Tok.IntValue);
+  next();
+  return false;
+}
+
+void Parser::closeKernel() {
+  KernelInfo &K = File.Kernels[OpenKernel];
+  K.CodeSize = File.Code.size() - K.CodeOffset;
+  // D20: registers at or above the kernel's register count read 0 and drop
+  // writes in the emulator.
+  for (const RegUse &U : RegUses)
+    if (U.Reg >= K.RegisterCount)
+      warning(U.Tok, "register 'r" + Twine(U.Reg) + "' is not below the " +
+                         "register count " + Twine(K.RegisterCount) +
+                         " of kernel '" + K.Name +
+                         "': reads give 0 and writes are dropped");
+  RegUses.clear();
+  OpenKernel = -1;
+}
+
+bool Parser::parseDirective() {
+  Token D = Tok;
+  StringRef Name = D.Text;
+  if (!isDirectiveName(Name)) {
+    if (isCacheHint(Name) || lookupScope(Name))
+      return error(D, "unexpected '" + Name +
+                          "': a cache hint or scope must follow an "
+                          "instruction mnemonic");
+    return error(D, "unknown directive '" + Name + "'");
+  }
+  next();
+  if (Name == ".kernel") {
+    Token NameTok = Tok;
+    if (!Tok.is(TokenKind::Identifier)) {
+      bool Word = Tok.is(TokenKind::Register) || Tok.is(TokenKind::Predicate) ||
+                  Tok.is(TokenKind::SpecialReg);
+      if (!Tok.is(TokenKind::Error))
+        error(Tok, "expected kernel name after '.kernel', found " +
+                       describe(Tok) +
+                       (Word ? " (a name must not look like a register, "
+                               "predicate or special register)"
+                             : ""));
+      // Recover: open the kernel anyway so that its body is still checked
+      // without a cascade of "outside kernel" errors.
+      if (Tok.is(TokenKind::Newline) || Tok.is(TokenKind::Eof))
+        NameTok.Text = StringRef(Tok.Text.data(), 0);
+    }
+    if (!Tok.is(TokenKind::Newline) && !Tok.is(TokenKind::Eof))
+      next();
+    if (OpenKernel >= 0) {
+      error(D.getLoc(),
+            "kernel '" + File.Kernels[OpenKernel].Name +
+                "' not closed with .end",
+            SMRange(D.getLoc(), D.getEndLoc()), OpenKernelTok.getLoc(),
+            "kernel '" + File.Kernels[OpenKernel].Name + "' starts here");
+      closeKernel();
+    }
+    auto [It, New] = KernelNames.try_emplace(NameTok.Text, NameTok);
+    if (!New)
+      error(NameTok.getLoc(), "duplicate kernel name '" + NameTok.Text + "'",
+            SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.getLoc(),
+            "previous definition is here");
+    KernelInfo K;
+    K.Name = NameTok.Text.str();
+    K.CodeOffset = File.Code.size();
+    File.Kernels.push_back(K);
+    OpenKernel = File.Kernels.size() - 1;
+    OpenKernelTok = NameTok;
+    return false;
+  }
+  if (Name == ".end") {
+    if (OpenKernel < 0)
+      return error(D, "'.end' without an open kernel");
+    closeKernel();
+    return false;
+  }
+  // D23: kernel attributes only inside a kernel.
+  if (OpenKernel < 0)
+    return error(D, "'" + Name + "' outside a kernel");
+  KernelInfo &K = File.Kernels[OpenKernel];
+  if (Name == ".registers")
+    return parseU32(D, K.RegisterCount);
+  if (Name == ".local_memory")
+    return parseU32(D, K.LocalMemorySize);
+  // .workgroup_size X, Y, Z
+  std::array<uint32_t, 3> WG;
+  for (unsigned I = 0; I != 3; ++I) {
+    if (I) {
+      if (!Tok.is(TokenKind::Comma))
+        return error(Tok, "expected ',' in '.workgroup_size X, Y, Z', found " +
+                              describe(Tok));
+      next();
+    }
+    if (parseU32(D, WG[I]))
+      return true;
+  }
+  File.Kernels[OpenKernel].WorkgroupSize = WG;
+  return false;
+}
+
+bool Parser::parseLabel() {
+  Token NameTok = Tok;
+  next(); // identifier
+  next(); // ':'
+  StringRef Name = NameTok.Text;
+  if (lookupScope(Name))
+    return error(NameTok,
+                 "'" + Name + "' is a scope name and cannot be a label");
+  if (OpenKernel < 0)
+    return error(NameTok, "label '" + Name + "' outside kernel");
+  const KernelInfo &K = File.Kernels[OpenKernel];
+  uint32_t Off = File.Code.size() - K.CodeOffset;
+  if (std::optional<uint32_t> Fixed = parseLocLabel(Name)) {
+    if (*Fixed != Off)
+      return error(NameTok, "label '" + Name + "' names kernel offset " +
+                                hex(*Fixed, 4) + " but is defined at offset " +
+                                hex(Off, 4));
+    return false;
+  }
+  auto [It, New] = Labels.try_emplace(
+      Name, LabelDef{unsigned(OpenKernel), Off, NameTok.getLoc()});
+  if (!New)
+    return error(NameTok.getLoc(), "duplicate label '" + Name + "'",
+                 SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.Loc,
+                 "previous definition is here");
+  return false;
+}
+
+bool Parser::parseOperand(Operand &Op) {
+  Op.Tok = Tok;
+  switch (Tok.Kind) {
+  case TokenKind::Register:
+    if (Tok.Value > 254)
+      return error(Tok, "invalid register index " + indexText(Tok) +
+                            ": must be 0-254");
+    if (Tok.Suffix == ".hi")
+      return error(Tok, "register half '.hi' is not supported: half-precision "
+                        "operations always use bits 15:0");
+    if (!Tok.Suffix.empty() && Tok.Suffix != ".lo")
+      return error(Tok, "invalid register suffix '" + Tok.Suffix +
+                            "': only '.lo' is accepted");
+    Op.Kind = Operand::Reg;
+    Op.Value = Tok.Value;
+    break;
+  case TokenKind::Predicate:
+    if (Tok.Value > 3)
+      return error(Tok, "invalid predicate register index " + indexText(Tok) +
+                            ": must be 0-3");
+    Op.Kind = Operand::Pred;
+    Op.Value = Tok.Value;
+    break;
+  case TokenKind::NotPredicate:
+    Op.Kind = Operand::NotPred;
+    Op.Value = Tok.Value;
+    break;
+  case TokenKind::SpecialReg:
+    Op.Kind = Operand::Special;
+    Op.Value = Tok.Value;
+    break;
+  case TokenKind::Integer:
+    Op.Kind = Operand::Int;
+    break;
+  case TokenKind::Float:
+    Op.Kind = Operand::Float;
+    break;
+  case TokenKind::DotWord:
+  case TokenKind::Identifier:
+    if (std::optional<unsigned> S = lookupScope(Tok.Text)) {
+      Op.Kind = Operand::Scope;
+      Op.Value = *S;
+      break;
+    }
+    if (Tok.is(TokenKind::DotWord))
+      return error(Tok, "expected scope specifier (.wave, .workgroup, "
+                        ".device, .system), found " +
+                            describe(Tok));
+    Op.Kind = Operand::Ident;
+    break;
+  case TokenKind::Error:
+    return true; // already diagnosed by the lexer
+  default:
+    return error(Tok, "expected operand, found " + describe(Tok));
+  }
+  next();
+  return false;
+}
+
+/// Whether the current token starts the operand list of an instruction of
+/// form \p F. Needed because statements need not be separated by newlines
+/// (ISA.md §6.2): `halt iadd r0, r1, r2` is two instructions.
+bool Parser::startsOperand(const FormDesc &F, unsigned FirstExplicit) {
+  switch (Tok.Kind) {
+  case TokenKind::Register:
+  case TokenKind::Predicate:
+  case TokenKind::NotPredicate:
+  case TokenKind::SpecialReg:
+  case TokenKind::Integer:
+  case TokenKind::Float:
+  case TokenKind::Comma:
+  case TokenKind::Error:
+    return true;
+  case TokenKind::DotWord:
+    return !isDirectiveName(Tok.Text);
+  case TokenKind::Identifier: {
+    if (peek().is(TokenKind::Colon) || FirstExplicit >= F.NumOperands)
+      return false;
+    OperandKind K = F.Operands[FirstExplicit].Kind;
+    return K == OperandKind::Label ||
+           (K == OperandKind::Scope && lookupScope(Tok.Text));
+  }
+  default:
+    return false;
+  }
+}
+
+bool Parser::parseInstruction() {
+  Inst I;
+  Token PredTok;
+  bool HasPred = false;
+  if (Tok.is(TokenKind::PredPrefix)) {
+    PredTok = Tok;
+    if (Tok.Value > 3)
+      return error(Tok, "invalid predicate register index " + indexText(Tok) +
+                            ": must be 0-3");
+    HasPred = true;
+    I.PredReg = Tok.Value;
+    I.PredNeg = Tok.Negated;
+    next();
+    if (!Tok.is(TokenKind::Identifier))
+      return error(Tok, "expected instruction after predicate '" +
+                            PredTok.Text + "', found " + describe(Tok));
+  }
+  Token MnemTok = Tok;
+  StringRef Mnem = Tok.Text;
+  next();
+
+  std::optional<Opcode> Op = lookupMnemonic(Mnem);
+  if (!Op) {
+    // Suggest the closest mnemonic of the table.
+    std::string Lower = Mnem.lower();
+    StringRef Best;
+    unsigned BestDist = 3;
+    for (unsigned K = 0; K != NumOpcodes; ++K) {
+      StringRef Cand = getInstDesc(static_cast<Opcode>(K)).Mnemonic;
+      unsigned D = StringRef(Lower).edit_distance(Cand, true, BestDist);
+      if (D < BestDist) {
+        BestDist = D;
+        Best = Cand;
+      }
+    }
+    if (!Best.empty())
+      return error(MnemTok, "unknown instruction '" + Mnem +
+                                "'; did you mean '" + Best + "'?");
+    return error(MnemTok, "unknown instruction '" + Mnem + "'");
+  }
+
+  // Suffixes written directly after the mnemonic: cache hints (discarded,
+  // also accepted after a space as the reference does) and scopes (D13).
+  std::optional<unsigned> SuffixScope;
+  Token SuffixTok;
+  const char *End = MnemTok.Text.end();
+  while (Tok.is(TokenKind::DotWord) &&
+         (Tok.Text.data() == End || isCacheHint(Tok.Text))) {
+    if (!isCacheHint(Tok.Text)) {
+      std::optional<unsigned> S = lookupScope(Tok.Text);
+      if (!S)
+        return error(Tok, "unknown suffix '" + Tok.Text + "' on '" + Mnem +
+                              "': expected a cache hint (.cached, .uncached, "
+                              ".streaming) or a scope");
+      if (SuffixScope)
+        return error(Tok, "scope given twice");
+      SuffixScope = S;
+      SuffixTok = Tok;
+    }
+    End = Tok.Text.end();
+    next();
+  }
+
+  if (OpenKernel < 0)
+    return error(MnemTok, "instruction outside kernel");
+
+  // The form's operand slots, minus a scope given as a suffix.
+  const FormDesc *F = &getFormDesc(getInstDesc(*Op).InstForm);
+  int ScopeSlot = -1;
+  for (unsigned K = 0; K != F->NumOperands; ++K)
+    if (F->Operands[K].Kind == OperandKind::Scope)
+      ScopeSlot = K;
+  if (SuffixScope && ScopeSlot < 0)
+    return error(SuffixTok, "'" + Mnem + "' does not take a scope");
+
+  SmallVector<Operand, 5> Ops;
+  unsigned FirstExplicit = (ScopeSlot == 0 && SuffixScope) ? 1 : 0;
+  if (!Tok.is(TokenKind::Newline) && !Tok.is(TokenKind::Eof) &&
+      startsOperand(*F, FirstExplicit)) {
+    while (true) {
+      Operand O;
+      if (parseOperand(O))
+        return true;
+      Ops.push_back(O);
+      if (!Tok.is(TokenKind::Comma))
+        break;
+      next();
+    }
+  }
+
+  // `mov rd, sr_NAME` is mov_sr (ISA.md §2.16).
+  if (*Op == Opcode::Mov && Ops.size() == 2) {
+    if (Ops[1].Kind == Operand::Special)
+      Op = Opcode::MovSr;
+    else if (Ops[1].Kind == Operand::Int || Ops[1].Kind == Operand::Float)
+      return error(Ops[1].Tok, "'mov' takes a register or special register "
+                               "source; use 'mov_imm' for an immediate");
+  }
+  const InstDesc &Desc = getInstDesc(*Op);
+  F = &getFormDesc(Desc.InstForm);
+
+  SmallVector<unsigned, 5> Slots;
+  for (unsigned K = 0; K != F->NumOperands; ++K)
+    if (!(SuffixScope && int(K) == ScopeSlot))
+      Slots.push_back(K);
+  if (ScopeSlot >= 0 && !SuffixScope &&
+      (Ops.empty() || Ops.back().Kind != Operand::Scope))
+    return error(MnemTok, "'" + Mnem +
+                              "' requires a scope operand (.wave, .workgroup, "
+                              ".device, .system)");
+  if (Ops.size() + 1 == Slots.size() && F->OptionalDest) {
+    Slots.erase(Slots.begin()); // non-returning form: rd = 0
+  } else if (Ops.size() != Slots.size()) {
+    if (F->OptionalDest)
+      return error(MnemTok, "expected " + Twine(Slots.size()) + " or " +
+                                Twine(Slots.size() - 1) + " operands for '" +
+                                Mnem + "', got " + Twine(Ops.size()));
+    return error(MnemTok, "expected " + Twine(Slots.size()) + " operand" +
+                              (Slots.size() == 1 ? "" : "s") + " for '" + Mnem +
+                              "', got " + Twine(Ops.size()));
+  }
+
+  I.Op = *Op;
+  if (SuffixScope)
+    I.setField(Field::Scope, *SuffixScope);
+  std::optional<size_t> CallLabel;
+  SmallVector<RegUse, 5> Uses;
+  for (unsigned K = 0; K != Slots.size(); ++K) {
+    const OperandDesc &OD = F->Operands[Slots[K]];
+    const Operand &O = Ops[K];
+    switch (OD.Kind) {
+    case OperandKind::Reg:
+    case OperandKind::Frag:
+      if (O.Kind == Operand::Special)
+        // D21: the reference silently uses the index as a register number.
+        return error(O.Tok, "special register '" + O.Tok.Text +
+                                "' cannot be used as a general register; "
+                                "read it first with 'mov rN, " +
+                                O.Tok.Text + "'");
+      if (O.Kind != Operand::Reg)
+        return error(O.Tok,
+                     "expected register operand, found " + describe(O.Tok));
+      I.setField(OD.Fld, O.Value);
+      if (OD.Kind == OperandKind::Reg)
+        Uses.push_back({uint32_t(O.Value), O.Tok});
+      break;
+    case OperandKind::Pred:
+      if (O.Kind == Operand::NotPred)
+        // D17: there is no negated condition operand.
+        return error(O.Tok, "negated predicate '" + O.Tok.Text +
+                                "' is not supported: invert the compare that "
+                                "sets 'p" +
+                                Twine(O.Value) +
+                                "' instead (e.g. 'icmp_ge' instead of "
+                                "'icmp_lt')");
+      if (O.Kind != Operand::Pred)
+        return error(O.Tok, "expected predicate register operand (p0-p3), "
+                            "found " +
+                                describe(O.Tok));
+      I.setField(OD.Fld, O.Value);
+      break;
+    case OperandKind::Special:
+      if (O.Kind != Operand::Special)
+        return error(O.Tok, "expected special register operand, found " +
+                                describe(O.Tok));
+      I.setField(OD.Fld, O.Value);
+      break;
+    case OperandKind::Imm:
+      if (O.Kind == Operand::Int) {
+        int64_t V = O.Tok.IntValue;
+        if (V < INT32_MIN || V > int64_t(UINT32_MAX))
+          return error(O.Tok, "immediate value " + Twine(V) +
+                                  " out of range: must be -2147483648 to "
+                                  "4294967295");
+        I.setField(OD.Fld, uint32_t(V));
+      } else if (O.Kind == Operand::Float) {
+        // D7: encode the binary32 pattern (round to nearest even).
+        std::string Text = O.Tok.Text.str();
+        llvm::erase(Text, '_');
+        APFloat F32(APFloat::IEEEsingle()), F64(APFloat::IEEEdouble());
+        auto S32 = F32.convertFromString(Text, APFloat::rmNearestTiesToEven);
+        auto S64 = F64.convertFromString(Text, APFloat::rmNearestTiesToEven);
+        if (!S32 || !S64) {
+          consumeError(S32.takeError());
+          consumeError(S64.takeError());
+          return error(O.Tok, "invalid number literal '" + O.Tok.Text + "'");
+        }
+        uint32_t Bits = F32.bitcastToAPInt().getZExtValue();
+        uint32_t RefBits = uint32_t(F64.bitcastToAPInt().getZExtValue());
+        warning(O.Tok, "floating-point immediate '" + O.Tok.Text +
+                           "' is encoded as its f32 bit pattern " +
+                           hex(Bits, 8) + " (the reference assembler encodes " +
+                           hex(RefBits, 8) + ")");
+        I.setField(OD.Fld, Bits);
+      } else {
+        return error(O.Tok,
+                     "expected immediate operand, found " + describe(O.Tok));
+      }
+      break;
+    case OperandKind::Scope:
+      if (O.Kind != Operand::Scope)
+        return error(O.Tok, "expected scope specifier (.wave, .workgroup, "
+                            ".device, .system), found " +
+                                describe(O.Tok));
+      I.setField(OD.Fld, O.Value);
+      break;
+    case OperandKind::Label:
+      if (O.Kind == Operand::Int) {
+        // Extension: a numeric kernel offset.
+        if (O.Tok.IntValue < 0 || O.Tok.IntValue > int64_t(UINT32_MAX))
+          return error(O.Tok, "call target " + Twine(O.Tok.IntValue) +
+                                  " out of range: must be 0-4294967295");
+        I.setField(OD.Fld, uint32_t(O.Tok.IntValue));
+      } else if (O.Kind == Operand::Ident) {
+        CallLabel = K;
+      } else {
+        return error(O.Tok, "expected label operand, found " + describe(O.Tok));
+      }
+      break;
+    case OperandKind::None:
+      break;
+    }
+  }
+
+  // Warnings (ISA.md §8).
+  if (HasPred && I.PredReg == 0 && !I.PredNeg)
+    warning(PredTok, "'@p0' cannot predicate an instruction; it executes "
+                     "unconditionally");
+  else if (HasPred && Desc.PrimaryOpcode == 0x3F && Desc.Mod >= 0 &&
+           Desc.Mod <= 7)
+    warning(PredTok, "predicate '" + PredTok.Text + "' on '" + Mnem +
+                         "' is not meaningful: structured control flow "
+                         "ignores or garbles it");
+  if (F->OptionalDest &&
+      Slots.size() == F->NumOperands - (SuffixScope ? 1 : 0) && I.Rd == 0)
+    warning(Ops[0].Tok, "destination 'r0' of an atomic is encoded as the "
+                        "non-returning form; the old value is not written");
+
+  size_t Pos = File.Code.size();
+  encodeInst(I, File.Code);
+  if (CallLabel)
+    Calls.push_back({Pos + 4, unsigned(OpenKernel), Ops[*CallLabel].Tok});
+  RegUses.insert(RegUses.end(), Uses.begin(), Uses.end());
+  return false;
+}
+
+bool Parser::parseStatement() {
+  switch (Tok.Kind) {
+  case TokenKind::Newline:
+    next();
+    return false;
+  case TokenKind::Error:
+    return true;
+  case TokenKind::DotWord:
+    return parseDirective();
+  case TokenKind::Identifier:
+    if (peek().is(TokenKind::Colon))
+      return parseLabel();
+    return parseInstruction();
+  case TokenKind::PredPrefix:
+    return parseInstruction();
+  case TokenKind::NotPredicate:
+    return error(Tok, "unexpected '" + Tok.Text +
+                          "': negated predicates are written '@!pN' before "
+                          "an instruction");
+  default:
+    return error(Tok, "expected an instruction, label or directive, found " +
+                          describe(Tok));
+  }
+}
+
+Expected<WbinFile> Parser::run(AsmStats *Stats) {
+  // Binary input (a .wbin, an executable) would give one error per garbage
+  // character; a NUL byte never occurs in text, so report it once instead.
+  StringRef Buf = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
+  size_t Nul = Buf.find('\0');
+  if (Nul != StringRef::npos) {
+    // Reported without a source line: echoing a binary line is useless.
+    error(SMLoc(), Buf.starts_with("WAVE")
+                       ? "input is a .wbin object, not assembly text (use "
+                         "wave-dis)"
+                       : "input contains a NUL byte at offset " + Twine(Nul) +
+                             ": it is binary, not assembly text");
+  } else {
+    next();
+  }
+  while (Nul == StringRef::npos && !Tok.is(TokenKind::Eof)) {
+    if (parseStatement())
+      skipLine();
+  }
+  if (OpenKernel >= 0) {
+    error(OpenKernelTok, "kernel '" + File.Kernels[OpenKernel].Name +
+                             "' not closed with .end");
+    closeKernel();
+  }
+  // Resolve call targets (D2: kernel-relative offsets, true sizes).
+  for (const PendingCall &C : Calls) {
+    StringRef Name = C.LabelTok.Text;
+    uint32_t Target;
+    auto It = Labels.find(Name);
+    if (It != Labels.end()) {
+      Target = It->second.Offset;
+      if (It->second.Kernel != C.Kernel)
+        warning(C.LabelTok,
+                "label '" + Name + "' is defined in kernel '" +
+                    File.Kernels[It->second.Kernel].Name +
+                    "'; the call target is that kernel-relative offset");
+    } else if (std::optional<uint32_t> Fixed = parseLocLabel(Name)) {
+      Target = *Fixed;
+    } else {
+      error(C.LabelTok, "undefined label '" + Name + "'");
+      continue;
+    }
+    for (unsigned B = 0; B != 4; ++B)
+      File.Code[C.Word1Pos + B] = (Target >> (8 * B)) & 0xFF;
+  }
+
+  std::sort(Diags.begin(), Diags.end(), [](const Diag &A, const Diag &B) {
+    if (A.Loc.getPointer() != B.Loc.getPointer())
+      return A.Loc.getPointer() < B.Loc.getPointer();
+    return A.Seq < B.Seq;
+  });
+  AsmStats Counts;
+  for (const Diag &D : Diags) {
+    if (D.Kind == SourceMgr::DK_Error)
+      ++Counts.Errors;
+    else
+      ++Counts.Warnings;
+    SmallVector<SMRange, 1> Ranges;
+    if (D.Range.isValid())
+      Ranges.push_back(D.Range);
+    if (D.Loc.isValid())
+      SM.PrintMessage(D.Loc, D.Kind, D.Msg, Ranges);
+    else
+      SM.PrintMessage(
+          errs(),
+          SMDiagnostic(
+              SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier(),
+              D.Kind, D.Msg));
+    if (D.NoteLoc.isValid())
+      SM.PrintMessage(D.NoteLoc, SourceMgr::DK_Note, D.Note);
+  }
+  if (Stats)
+    *Stats = Counts;
+  if (Counts.Errors)
+    return createStringError(inconvertibleErrorCode(), "%u error%s generated",
+                             Counts.Errors, Counts.Errors == 1 ? "" : "s");
+  return std::move(File);
+}
+
+Expected<WbinFile> assemble(SourceMgr &SM, const AsmOptions &Opts,
+                            AsmStats *Stats) {
+  Parser P(SM, Opts);
+  return P.run(Stats);
+}
+
+Expected<WbinFile> assembleString(StringRef Source, StringRef BufferName,
+                                  std::string *Diags, const AsmOptions &Opts) {
+  SourceMgr SM;
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Source, BufferName),
+                        SMLoc());
+  SM.setDiagHandler(
+      [](const SMDiagnostic &D, void *Ctx) {
+        if (auto *Out = static_cast<std::string *>(Ctx)) {
+          raw_string_ostream OS(*Out);
+          D.print(nullptr, OS, /*ShowColors=*/false);
+        }
+      },
+      Diags);
+  return assemble(SM, Opts);
+}
+
+} // namespace wave

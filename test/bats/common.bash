@@ -1,0 +1,32 @@
+# common.bash - shared setup for the Bats CLI tests.
+#
+# Puts the built tools first on PATH (WAVE_BIN, else build/bin of the
+# checkout) and loads bats-support and bats-assert from Debian's packages.
+bats_require_minimum_version 1.5.0
+
+WAVE_SOURCE_DIR="${WAVE_SOURCE_DIR:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+WAVE_BIN="${WAVE_BIN:-$WAVE_SOURCE_DIR/build/bin}"
+PATH="$WAVE_BIN:$PATH"
+export WAVE_SOURCE_DIR WAVE_BIN PATH
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+# The tools this project ships; each has a man page and completions.
+WAVE_TOOLS=(wave-as wave-dis wave-objdump wave-run wave-opt)
+
+# tiny_wave FILE: writes ISA.md §5.8's worked example kernel to FILE.
+tiny_wave() {
+  cat >"$1" <<'WAVE'
+; tiny example
+.kernel tiny
+.registers 4
+.workgroup_size 4, 1, 1
+    mov r0, sr_lane_id
+    mov_imm r1, 4
+    imul r2, r0, r1
+    device_store_u32 r2, r0
+    halt
+.end
+WAVE
+}
