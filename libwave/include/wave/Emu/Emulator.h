@@ -1,0 +1,163 @@
+//===- Emulator.h - The WAVE reference emulator -----------------*- C++ -*-===//
+//
+// The reference emulator of DESIGN.md ("Reference emulator"): runs one kernel
+// of a `.wbin` over a grid of workgroups with the execution semantics of
+// ISA.md §4, using the "default" column of ISA.md §8 where the reference
+// toolchain is defective. A kernel is decoded once into a compact internal
+// form; each step executes one instruction for a whole wave over
+// structure-of-arrays registers ([register][lane]), so lane loops vectorize.
+// Waves of a workgroup are interleaved one instruction at a time in the
+// round-robin order of ISA.md §4.3, which makes every race deterministic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_EMU_EMULATOR_H
+#define WAVE_EMU_EMULATOR_H
+
+#include "wave/Object/Wbin.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wave::emu {
+
+/// Launch configuration of one run (ISA.md §4.1, §4.2, §7.1). Values given in
+/// the kernel metadata override Workgroup, Registers and LocalMemory as
+/// described in ISA.md §4.1-§4.2.
+struct EmuConfig {
+  /// Grid size in workgroups (x, y, z).
+  std::array<uint32_t, 3> Grid = {1, 1, 1};
+  /// Workgroup size in threads (x, y, z); used when the kernel metadata's
+  /// workgroup_size x is 0.
+  std::array<uint32_t, 3> Workgroup = {32, 1, 1};
+  /// Registers per lane; used when the metadata's register_count is 0.
+  uint32_t Registers = 32;
+  /// Local memory per workgroup in bytes; used when the metadata's
+  /// local_memory_size is 0.
+  uint32_t LocalMemory = 16384;
+  /// Device memory size in bytes (shared by the whole run).
+  uint64_t DeviceMemory = 1048576;
+  /// Lanes per wave, 1..64 (D27).
+  uint32_t WaveWidth = 32;
+  /// Step limit per workgroup (ISA.md §4.3); 0 = unlimited.
+  uint64_t MaxInstructions = 10000000;
+  /// Initial register values (register number 0..255, value), applied in
+  /// order to every lane of every wave (ISA.md §4.1).
+  std::vector<std::pair<unsigned, uint32_t>> SetRegs;
+  /// Index of the kernel to run in the file's kernel table (D18).
+  unsigned KernelIndex = 0;
+};
+
+/// Execution statistics (ISA.md §4.21, with D29's default split of atomic
+/// counts). Counted over all workgroups of a run.
+struct EmuStats {
+  uint64_t Instructions = 0;
+  uint64_t IntegerOps = 0, FloatOps = 0, MemoryOps = 0, ControlOps = 0,
+           WaveOps = 0;
+  /// Atomic instructions executed (one per instruction).
+  uint64_t AtomicOps = 0;
+  /// Lane-level atomic read-modify-writes (one per active lane).
+  uint64_t AtomicLaneOps = 0;
+  uint64_t DeviceLoads = 0, DeviceLoadBytes = 0;
+  uint64_t DeviceStores = 0, DeviceStoreBytes = 0;
+  uint64_t LocalLoads = 0, LocalLoadBytes = 0;
+  uint64_t LocalStores = 0, LocalStoreBytes = 0;
+  uint64_t Barriers = 0;
+  uint64_t DivergentBranches = 0;
+  uint64_t Workgroups = 0;
+  uint64_t Waves = 0;
+
+  /// Prints the `--stats` block of ISA.md §7.4 (plus the "Atomic lane ops"
+  /// line of D29) to \p OS.
+  void print(llvm::raw_ostream &OS) const;
+};
+
+/// Why a run stopped early.
+enum class EmuErrorKind {
+  Fault, ///< kernel fault (bad access, stack overflow, ...): exit status 1.
+  Limit, ///< the --max-instructions limit was reached: exit status 3 (D41).
+};
+
+/// A run-time error of the emulated program. The message is one line
+/// without the "error: " prefix, naming kernel, pc, instruction text, wave,
+/// lane and address where they apply.
+class EmuError : public llvm::ErrorInfo<EmuError> {
+public:
+  static char ID;
+  EmuError(EmuErrorKind Kind, std::string Message)
+      : Kind(Kind), Message(std::move(Message)) {}
+  EmuErrorKind getKind() const { return Kind; }
+  const std::string &getMessage() const { return Message; }
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override;
+
+private:
+  EmuErrorKind Kind;
+  std::string Message;
+};
+
+class EmulatorImpl;
+
+/// One emulation run: device memory, the decoded kernel and statistics.
+/// Typical use: create(), fill deviceMemory(), run(), read deviceMemory()
+/// and stats(). Not thread-safe; workgroups run one after another on the
+/// calling thread. Semantics: ISA.md §4 with the "default" column of §8
+/// (D3 CAS, D5 continue, D6 break in if, D8 halt, D9 predicated control
+/// flow, D10 fdiv by zero, D11 clamps, D18 kernel end, D19 extra compares,
+/// D25 local u128, D26 shuffle-down wrap, D28 barriers, D29 stats).
+/// Predicated else/endif/loop/endloop act as if unpredicated; a predicated
+/// call, return, barrier, fence, wait or nop is skipped when no active lane
+/// satisfies the predicate; `halt` retires the active lanes for good (the
+/// wave ends when all its lanes have); `return` with an empty call stack
+/// ends the whole wave (ISA.md §4.16).
+class Emulator {
+public:
+  /// Validates \p Config against \p File and decodes the selected kernel
+  /// (the whole code section when the file has no kernel entries, ISA.md
+  /// §4.2). \p File must outlive the emulator. Fails with a plain
+  /// StringError for a wave width outside 1..64 (D27), a kernel index
+  /// outside the table, a device memory above 2^32 + 16 bytes (addresses
+  /// are 32-bit, so more is never useful), a workgroup of more than 65536
+  /// threads, or more than 1 GiB of local memory per workgroup. Undecodable
+  /// instructions and bad call targets are not an error here; they fault when
+  /// executed. Complexity: one pass over the kernel's code.
+  static llvm::Expected<std::unique_ptr<Emulator>>
+  create(const WbinFile &File, const EmuConfig &Config);
+  ~Emulator();
+
+  /// Device memory, Config.DeviceMemory bytes, zero at creation.
+  llvm::MutableArrayRef<uint8_t> deviceMemory();
+  /// Copies \p Bytes to device memory at byte \p Offset. Fails (EmuError,
+  /// Fault) with "memory access out of bounds" if it does not fit.
+  llvm::Error writeDevice(uint64_t Offset, llvm::ArrayRef<uint8_t> Bytes);
+
+  /// Sends one line per executed step to \p OS (ISA.md §7.4 `--trace`
+  /// format); nullptr turns tracing off. The stream must outlive run().
+  void setTrace(llvm::raw_ostream *OS);
+
+  /// Runs the selected kernel over the whole grid (ISA.md §4.2, §4.3). Fails
+  /// with an EmuError: Fault for a kernel fault, Limit when a workgroup
+  /// exceeds the instruction limit. Statistics count up to the failure.
+  llvm::Error run();
+
+  /// Statistics of the runs so far.
+  const EmuStats &stats() const;
+
+  /// Display name of the selected kernel (its name, or `kernel_<i>`).
+  const std::string &kernelName() const;
+
+private:
+  explicit Emulator(std::unique_ptr<EmulatorImpl> Impl);
+  std::unique_ptr<EmulatorImpl> Impl;
+};
+
+} // namespace wave::emu
+
+#endif // WAVE_EMU_EMULATOR_H

@@ -1,0 +1,1838 @@
+//===- Emulator.cpp - The WAVE reference emulator -------------------------===//
+//
+// Implementation notes.
+//
+// * Decoding. The selected kernel's code range is decoded once into DInst
+//   records (32 bytes each): the internal op (wave::Opcode, or Invalid/End),
+//   the predicate nibble, raw register numbers and precomputed element
+//   offsets of the rd/rs1/rs2/rs3 rows in the register file. Registers at or
+//   beyond the kernel's register count map to a zero row (reads) or a sink
+//   row (writes), which implements "reads 0, writes dropped" (ISA.md §4.1)
+//   without a branch. Byte PCs become instruction indices; a call target
+//   that is not an instruction boundary faults when the call executes.
+//   Undecodable words become Invalid records that fault when reached; an
+//   End record after the last instruction reports a wave running past the
+//   end of its kernel (D18).
+//
+// * Registers. One wave's registers are a [row][lane] array of u32, so an
+//   ALU instruction is a loop over lanes that the compiler vectorizes. A
+//   partially active wave blends the result with the active mask.
+//
+// * Control. Per wave: a 64-bit active mask, an "exited" mask (D8), a
+//   32-frame divergence stack and an 8-entry call stack. The default column
+//   of ISA.md §8 is implemented for D5 (continue), D6 (break inside if), D8
+//   (halt), D9 (predicated control flow).
+//
+// * Scheduling (ISA.md §4.3): one instruction of one wave per step, waves
+//   picked round-robin; barriers release when every wave of the workgroup
+//   waits. Workgroups run one after another.
+//
+// The execution loop is compiled twice on x86-64 (baseline and AVX2+FMA) and
+// picked at load time; both give bit-identical results (IEEE operations,
+// no contraction, std::fma is correctly rounded either way).
+//
+//===----------------------------------------------------------------------===//
+#include "wave/Emu/Emulator.h"
+#include "wave/Emu/FloatFormat.h"
+#include "wave/ISA/ISA.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+using namespace llvm;
+
+namespace wave::emu {
+
+char EmuError::ID = 0;
+
+std::error_code EmuError::convertToErrorCode() const {
+  return std::make_error_code(std::errc::invalid_argument);
+}
+
+void EmuStats::print(raw_ostream &OS) const {
+  OS << "Execution Statistics:\n"
+     << "  Instructions executed: " << Instructions << "\n"
+     << "    Integer ops:         " << IntegerOps << "\n"
+     << "    Float ops:           " << FloatOps << "\n"
+     << "    Memory ops:          " << MemoryOps << "\n"
+     << "    Control ops:         " << ControlOps << "\n"
+     << "    Wave ops:            " << WaveOps << "\n"
+     << "    Atomic ops:          " << AtomicOps << "\n"
+     << "    Atomic lane ops:     " << AtomicLaneOps << "\n"
+     << "\n"
+     << "  Device memory:\n"
+     << "    Loads:  " << DeviceLoads << " (" << DeviceLoadBytes << " bytes)\n"
+     << "    Stores: " << DeviceStores << " (" << DeviceStoreBytes
+     << " bytes)\n"
+     << "\n"
+     << "  Local memory:\n"
+     << "    Loads:  " << LocalLoads << " (" << LocalLoadBytes << " bytes)\n"
+     << "    Stores: " << LocalStores << " (" << LocalStoreBytes << " bytes)\n"
+     << "\n"
+     << "  Barriers: " << Barriers << "\n"
+     << "  Divergent branches: " << DivergentBranches << "\n"
+     << "\n"
+     << "  Workgroups executed: " << Workgroups << "\n"
+     << "  Waves executed: " << Waves << "\n";
+}
+
+namespace {
+
+/// Internal ops beyond wave::Opcode.
+constexpr uint16_t OpInvalid = NumOpcodes;
+constexpr uint16_t OpEnd = NumOpcodes + 1;
+constexpr unsigned NumInternalOps = NumOpcodes + 2;
+constexpr uint32_t NoTarget = ~0u;
+
+constexpr unsigned MaxControlDepth = 32; // ISA.md §4.15
+constexpr unsigned MaxCallDepth = 8;     // ISA.md §4.16
+
+/// One decoded instruction in the internal form.
+struct DInst {
+  uint16_t Op;
+  uint8_t Pred; ///< W0 bits 2:0; nonzero = predicated (ISA.md §1.3).
+  uint8_t Rd, Rs1, Rs2, Rs3, Rs4;
+  uint32_t D, A, B, C; ///< element offsets: write row of rd, read rows.
+  uint32_t Imm;        ///< mov_imm value, call target index, sr index.
+  uint32_t PC;         ///< byte offset within the kernel.
+};
+static_assert(sizeof(DInst) == 32);
+
+struct Frame {
+  uint64_t Entry;
+  uint64_t Else; ///< IF: else mask; LOOP: break set.
+  uint32_t Start;
+  bool IsLoop;
+};
+
+enum class WaveStatus : uint8_t { Ready, Barrier, Halted };
+
+struct Wave {
+  uint32_t *R = nullptr;
+  uint64_t P[4] = {0, 0, 0, 0};
+  uint64_t Active = 0, Exited = 0, Live = 0;
+  uint32_t PC = 0;
+  WaveStatus St = WaveStatus::Ready;
+  unsigned Depth = 0, CallDepth = 0;
+  Frame Stack[MaxControlDepth];
+  uint32_t CallStack[MaxCallDepth];
+  uint32_t Id = 0;
+  /// Per-lane thread ids (x, y, z).
+  std::vector<uint32_t> Tid[3];
+  /// MMA fragments (A, B, C tables): index into FragPool, or -1.
+  std::array<std::array<int32_t, 256>, 3> Frag;
+  std::vector<float> FragPool; ///< fragments of [16][W] floats.
+};
+
+} // namespace
+
+class EmulatorImpl {
+public:
+  const WbinFile &File;
+  EmuConfig Cfg;
+  KernelInfo Kernel;
+  std::string Name;
+  std::vector<DInst> Code;
+  std::vector<Inst> Orig;                 ///< for instruction text.
+  std::vector<std::string> InvalidReason; ///< per instruction, if invalid.
+  std::vector<uint8_t> Device, Local;
+  EmuStats Stats;
+  uint64_t OpCount[NumInternalOps] = {};
+  raw_ostream *Trace = nullptr;
+
+  unsigned W = 32;
+  uint64_t Full = 0;
+  unsigned NumRegs = 32, NumRows = 34;
+  uint32_t RRow[256], WRow[256]; ///< element offsets per register number.
+  std::array<uint32_t, 3> WG = {1, 1, 1};
+  uint32_t LocalSize = 0;
+
+  // Per-workgroup state.
+  std::vector<Wave> Waves;
+  std::vector<uint32_t> RegFile;
+  std::vector<float> ZeroFrag;
+  std::array<uint32_t, 3> WgId = {0, 0, 0};
+  unsigned NumWaves = 0;
+  std::optional<EmuError> Fault;
+
+  EmulatorImpl(const WbinFile &F, const EmuConfig &C) : File(F), Cfg(C) {}
+
+  void decode();
+  Error run();
+  bool runWorkgroup();
+  template <bool Tracing> [[gnu::always_inline]] inline bool runLoop();
+  void initWorkgroup();
+
+  // Faults ---------------------------------------------------------------
+  std::string instText(uint32_t Idx, bool RefTrace = false) const;
+  std::string where(const Wave &Wv, const DInst &I, int Lane) const;
+  // The fault helpers are out of line and take only plain arguments, so
+  // that the multiversioned hot loop needs no string code.
+  [[gnu::noinline]] bool fault(const Wave &Wv, const DInst &I, int Lane,
+                               const char *What, const char *Detail = nullptr);
+  [[gnu::noinline]] bool memFault(const Wave &Wv, const DInst &I, int Lane,
+                                  bool IsLocal, uint64_t Addr, unsigned N);
+  [[gnu::noinline]] bool callTargetFault(const Wave &Wv, const DInst &I);
+  [[gnu::noinline]] bool pastEndFault(const Wave &Wv, const DInst &I);
+  [[gnu::noinline]] bool deadlockFault();
+  [[gnu::noinline]] bool limitFault(uint64_t Steps, const DInst &I);
+  [[gnu::noinline]] void traceStep(const Wave &Wv, uint32_t Idx);
+  [[gnu::noinline]] void traceBreak(uint64_t Old, uint64_t Pred, unsigned Reg,
+                                    uint64_t New);
+  [[gnu::noinline]] void traceEndloop(uint64_t Old, uint64_t New, bool Jump,
+                                      uint32_t Target);
+};
+
+//===----------------------------------------------------------------------===//
+// Instruction text (for faults and --trace)
+//===----------------------------------------------------------------------===//
+
+/// Prints \p I for fault messages (\p RefTrace false) or in the reference
+/// emulator's own `--trace` disassembly (\p RefTrace true, ISA.md §7.4).
+/// Both: a predicate prefix whenever predicated (including `@!p0`),
+/// operands from the form table, immediates and call targets as 0x%08x.
+/// Fault text names special registers and scopes; trace text follows the
+/// reference: `sr_<index>`, no scopes on atomics and fences, bit-field ops
+/// as the bare mnemonic, `dsqrt rD, rA, r0`, and half/f64 ops with a
+/// fourth register only when it is not r0.
+static void printInst(const Inst &I, raw_ostream &OS, bool RefTrace) {
+  if (I.isPredicated())
+    OS << '@' << (I.PredNeg ? "!" : "") << 'p' << unsigned(I.PredReg) << ' ';
+  // `mov rd, sr_x` is how mov_sr is written and disassembled (ISA.md §2.16).
+  OS << (I.Op == Opcode::MovSr ? "mov" : I.desc().Mnemonic);
+  if (RefTrace) {
+    unsigned Primary = I.desc().PrimaryOpcode;
+    if (Primary == 0x27)
+      return; // bit ops: mnemonic only
+    if (I.Op == Opcode::Dsqrt) {
+      OS << " r" << unsigned(I.Rd) << ", r" << unsigned(I.Rs1) << ", r0";
+      return;
+    }
+    if (Primary == 0x1C || Primary == 0x1D || Primary == 0x1E ||
+        Primary == 0x1F || Primary == 0x2D || Primary == 0x2E) {
+      OS << " r" << unsigned(I.Rd) << ", r" << unsigned(I.Rs1) << ", r"
+         << unsigned(I.Rs2);
+      if (I.Rs3)
+        OS << ", r" << unsigned(I.Rs3);
+      return;
+    }
+  }
+  const FormDesc &F = I.form();
+  bool First = true;
+  for (unsigned K = 0; K != F.NumOperands; ++K) {
+    const OperandDesc &O = F.Operands[K];
+    uint32_t V = I.getField(O.Fld);
+    if (K == 0 && F.OptionalDest && V == 0)
+      continue;
+    if (RefTrace && O.Kind == OperandKind::Scope)
+      continue;
+    OS << (First ? " " : ", ");
+    First = false;
+    switch (O.Kind) {
+    case OperandKind::None:
+      break;
+    case OperandKind::Reg:
+    case OperandKind::Frag:
+      OS << 'r' << V;
+      break;
+    case OperandKind::Pred:
+      OS << 'p' << V;
+      break;
+    case OperandKind::Special: {
+      StringRef N = getSpecialRegName(V);
+      if (N.empty() || RefTrace)
+        OS << "sr_" << V;
+      else
+        OS << N;
+      break;
+    }
+    case OperandKind::Imm:
+    case OperandKind::Label:
+      OS << format("0x%08x", V);
+      break;
+    case OperandKind::Scope:
+      OS << '.' << getScopeName(V);
+      break;
+    }
+  }
+}
+
+std::string EmulatorImpl::instText(uint32_t Idx, bool RefTrace) const {
+  const DInst &I = Code[Idx];
+  if (I.Op == OpEnd)
+    return "end of kernel";
+  if (I.Op == OpInvalid)
+    return formatv("word {0:x8}", I.Imm).str();
+  std::string S;
+  raw_string_ostream OS(S);
+  printInst(Orig[Idx], OS, RefTrace);
+  return S;
+}
+
+std::string EmulatorImpl::where(const Wave &Wv, const DInst &I,
+                                int Lane) const {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "at pc " << format("0x%04x", I.PC) << " ("
+     << instText(uint32_t(&I - Code.data())) << "), workgroup (" << WgId[0]
+     << ',' << WgId[1] << ',' << WgId[2] << ") wave " << Wv.Id;
+  if (Lane >= 0)
+    OS << " lane " << Lane;
+  return S;
+}
+
+bool EmulatorImpl::fault(const Wave &Wv, const DInst &I, int Lane,
+                         const char *What, const char *Detail) {
+  std::string Msg = "kernel '" + Name + "': " + What + " " + where(Wv, I, Lane);
+  if (Detail && *Detail)
+    Msg += std::string(": ") + Detail;
+  Fault.emplace(EmuErrorKind::Fault, std::move(Msg));
+  return false;
+}
+
+bool EmulatorImpl::callTargetFault(const Wave &Wv, const DInst &I) {
+  std::string D = "offset " + std::to_string(Orig[&I - Code.data()].Word1) +
+                  " is not an instruction boundary of the kernel";
+  return fault(Wv, I, -1, "invalid call target", D.c_str());
+}
+
+bool EmulatorImpl::pastEndFault(const Wave &Wv, const DInst &I) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  OS << "kernel '" << Name << "': workgroup (" << WgId[0] << ',' << WgId[1]
+     << ',' << WgId[2] << ") wave " << Wv.Id << " ran past the end of kernel '"
+     << Name << "' (pc " << format("0x%04x", I.PC)
+     << "; a kernel must end in halt)";
+  Fault.emplace(EmuErrorKind::Fault, std::move(Msg));
+  return false;
+}
+
+bool EmulatorImpl::deadlockFault() {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  OS << "kernel '" << Name << "': deadlock detected: workgroup (" << WgId[0]
+     << ',' << WgId[1] << ',' << WgId[2]
+     << ") deadlocked - waves waiting at different barriers (";
+  for (unsigned K = 0; K != NumWaves; ++K) {
+    const Wave &X = Waves[K];
+    OS << (K ? ", " : "") << "wave " << K;
+    if (X.St == WaveStatus::Halted)
+      OS << " halted";
+    else
+      OS << " at barrier pc " << format("0x%04x", Code[X.PC].PC);
+  }
+  OS << ")";
+  Fault.emplace(EmuErrorKind::Fault, std::move(Msg));
+  return false;
+}
+
+bool EmulatorImpl::limitFault(uint64_t Steps, const DInst &I) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  OS << "instruction limit exceeded: " << Steps
+     << " instructions (limit: " << Cfg.MaxInstructions << ") at PC "
+     << format("0x%08x", I.PC);
+  Fault.emplace(EmuErrorKind::Limit, std::move(Msg));
+  return false;
+}
+
+void EmulatorImpl::traceStep(const Wave &Wv, uint32_t Idx) {
+  *Trace << "wg(" << WgId[0] << ',' << WgId[1] << ',' << WgId[2] << ") wave["
+         << Wv.Id << "] pc=" << format("0x%04x", Code[Idx].PC) << ": "
+         << instText(Idx, /*RefTrace=*/true) << "\n";
+}
+
+void EmulatorImpl::traceBreak(uint64_t Old, uint64_t Pred, unsigned Reg,
+                              uint64_t New) {
+  *Trace << "  BREAK: active_mask=" << format("0x%llx", (unsigned long long)Old)
+         << ", pred_mask=" << format("0x%llx", (unsigned long long)Pred)
+         << ", pred_reg=p" << Reg << "\n"
+         << "  BREAK: new_active_mask="
+         << format("0x%llx", (unsigned long long)New) << ", jump=None\n";
+}
+
+void EmulatorImpl::traceEndloop(uint64_t Old, uint64_t New, bool Jump,
+                                uint32_t Target) {
+  *Trace << "  ENDLOOP: active_mask="
+         << format("0x%llx", (unsigned long long)Old)
+         << "\n  ENDLOOP: new_active_mask="
+         << format("0x%llx", (unsigned long long)New) << ", jump=";
+  if (Jump)
+    *Trace << "Some(" << Code[Target].PC << ")\n";
+  else
+    *Trace << "None\n";
+}
+
+bool EmulatorImpl::memFault(const Wave &Wv, const DInst &I, int Lane,
+                            bool IsLocal, uint64_t Addr, unsigned N) {
+  std::string D;
+  raw_string_ostream OS(D);
+  OS << "address " << format("0x%08llx", (unsigned long long)Addr) << ", " << N
+     << (N == 1 ? " byte, " : " bytes, ")
+     << (IsLocal ? "local memory is " : "device memory is ")
+     << (IsLocal ? Local.size() : Device.size()) << " bytes";
+  return fault(Wv, I, Lane, "memory access out of bounds", D.c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// Decoding
+//===----------------------------------------------------------------------===//
+
+void EmulatorImpl::decode() {
+  ArrayRef<uint8_t> Bytes = File.kernelCode(Kernel);
+  std::vector<int32_t> IdxOf(Bytes.size() / 4 + 1, -1);
+  auto RowOff = [&](unsigned R) { return RRow[R & 255]; };
+  auto WOff = [&](unsigned R) { return WRow[R & 255]; };
+  uint64_t Off = 0;
+  while (Off < Bytes.size()) {
+    DInst D{};
+    D.PC = uint32_t(Off);
+    IdxOf[Off / 4] = int32_t(Code.size());
+    Expected<Inst> IOrErr = decodeInst(Bytes, Off);
+    if (!IOrErr) {
+      std::string Reason;
+      handleAllErrors(
+          IOrErr.takeError(),
+          [&](const DecodeError &E) { Reason = E.reason(); },
+          [&](const ErrorInfoBase &E) { Reason = E.message(); });
+      D.Op = OpInvalid;
+      D.Imm = Off + 4 <= Bytes.size() ? readLE32(Bytes.data() + Off) : 0;
+      Code.push_back(D);
+      Orig.push_back(Inst());
+      InvalidReason.push_back(Reason);
+      Off += 4;
+      continue;
+    }
+    const Inst &I = *IOrErr;
+    D.Op = uint16_t(I.Op);
+    D.Pred = uint8_t((I.PredNeg ? 4 : 0) | (I.PredReg & 3));
+    D.Rd = I.Rd;
+    D.Rs1 = I.Rs1;
+    D.Rs2 = I.Rs2;
+    D.Rs3 = I.Rs3;
+    D.Rs4 = I.Rs4;
+    D.D = WOff(I.Rd);
+    D.A = RowOff(I.Rs1);
+    D.B = RowOff(I.Rs2);
+    D.C = RowOff(I.Rs3);
+    D.Imm = I.Op == Opcode::MovSr ? I.Rs1 : I.Word1;
+    Code.push_back(D);
+    Orig.push_back(I);
+    InvalidReason.emplace_back();
+    Off += I.length();
+  }
+  // The End sentinel: reaching it means running past the kernel (D18).
+  DInst End{};
+  End.Op = OpEnd;
+  End.PC = uint32_t(Bytes.size());
+  IdxOf[Bytes.size() / 4] = int32_t(Code.size());
+  Code.push_back(End);
+  Orig.push_back(Inst());
+  InvalidReason.emplace_back();
+  // Call targets: byte offsets relative to the kernel (ISA.md §4.16).
+  for (DInst &D : Code) {
+    if (D.Op != uint16_t(Opcode::Call))
+      continue;
+    uint32_t T = D.Imm;
+    D.Imm = NoTarget;
+    if (T % 4 == 0 && T / 4 < IdxOf.size() && IdxOf[T / 4] >= 0)
+      D.Imm = uint32_t(IdxOf[T / 4]);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar semantics (ISA.md §4.5-§4.11)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+inline float F(uint32_t B) { return std::bit_cast<float>(B); }
+inline uint32_t U(float X) { return std::bit_cast<uint32_t>(X); }
+inline double Dbl(uint32_t Lo, uint32_t Hi) {
+  return std::bit_cast<double>(uint64_t(Lo) | uint64_t(Hi) << 32);
+}
+
+inline uint32_t idiv(uint32_t A, uint32_t B) {
+  int32_t X = int32_t(A), Y = int32_t(B);
+  if (Y == 0)
+    return 0;
+  if (X == INT32_MIN && Y == -1)
+    return A;
+  return uint32_t(X / Y);
+}
+inline uint32_t imod(uint32_t A, uint32_t B) {
+  int32_t X = int32_t(A), Y = int32_t(B);
+  if (Y == 0 || (X == INT32_MIN && Y == -1))
+    return 0;
+  return uint32_t(X % Y);
+}
+inline uint32_t iclamp(uint32_t A, uint32_t Lo, uint32_t Hi) {
+  // D11 default: min(max(a, lo), hi), never faults.
+  int32_t X = int32_t(A);
+  if (X < int32_t(Lo))
+    X = int32_t(Lo);
+  if (X > int32_t(Hi))
+    X = int32_t(Hi);
+  return uint32_t(X);
+}
+inline float fminRef(float A, float B) {
+  if (std::isnan(A))
+    return B;
+  if (std::isnan(B))
+    return A;
+  return B < A ? B : A;
+}
+inline float fmaxRef(float A, float B) {
+  if (std::isnan(A))
+    return B;
+  if (std::isnan(B))
+    return A;
+  return B > A ? B : A;
+}
+inline float fclampRef(float A, float Lo, float Hi) {
+  // D11 default: NaN bounds are ignored; lo > hi gives min(max(a,lo),hi).
+  if (!std::isnan(Lo) && A < Lo)
+    A = Lo;
+  if (!std::isnan(Hi) && A > Hi)
+    A = Hi;
+  return A;
+}
+inline float fdivRef(float A, float B) {
+  // D10: division by ±0 is +inf, whatever the dividend.
+  return B == 0.0f ? std::bit_cast<float>(0x7F800000u) : A / B;
+}
+inline uint32_t cvtI32F32(float X) {
+  if (std::isnan(X))
+    return 0;
+  if (X >= 2147483648.0f)
+    return 0x7FFFFFFF;
+  if (X < -2147483648.0f)
+    return 0x80000000;
+  return uint32_t(int32_t(X));
+}
+inline uint32_t cvtU32F32(float X) {
+  if (std::isnan(X) || X <= -1.0f)
+    return 0;
+  if (X >= 4294967296.0f)
+    return 0xFFFFFFFF;
+  if (X < 0.0f)
+    return 0;
+  return uint32_t(X);
+}
+inline uint32_t bfe(uint32_t A, uint32_t Off, uint32_t Wd) {
+  unsigned O = Off & 31, N = Wd & 31;
+  if (N == 0)
+    return 0;
+  return (A >> O) & ((1u << N) - 1);
+}
+inline uint32_t bfi(uint32_t Base, uint32_t Ins, uint32_t Off, uint32_t Wd) {
+  unsigned O = Off & 31, N = Wd & 31;
+  if (N == 0)
+    return Base;
+  uint32_t Mask = uint32_t(((uint64_t(1) << N) - 1) << O);
+  return (Base & ~Mask) | ((Ins << O) & Mask);
+}
+
+// f16 / bf16 helpers (ISA.md §4.8).
+inline float h2f(uint32_t H) { return F(f16ToF32Bits(uint16_t(H))); }
+inline uint32_t f2h(float X) { return f32BitsToF16(U(X)); }
+inline float b2f(uint32_t H) { return F((H & 0xFFFF) << 16); }
+inline uint32_t f2b(float X) { return U(X) >> 16; }
+
+inline uint64_t laneBit(unsigned L) { return uint64_t(1) << L; }
+
+// The memory and atomic cases below compute the access width and the
+// atomic operation from the opcode's distance to the first row of its group,
+// so those rows must stay contiguous and in modifier order in Opcodes.def.
+static_assert(uint16_t(Opcode::LocalLoadU128) - uint16_t(Opcode::LocalLoadU8) == 4);
+static_assert(uint16_t(Opcode::LocalStoreU128) - uint16_t(Opcode::LocalStoreU8) == 4);
+static_assert(uint16_t(Opcode::DeviceLoadU8) > uint16_t(Opcode::LocalLoadU128));
+static_assert(uint16_t(Opcode::DeviceLoadU128) - uint16_t(Opcode::DeviceLoadU8) == 4);
+static_assert(uint16_t(Opcode::DeviceStoreU8) > uint16_t(Opcode::LocalStoreU128));
+static_assert(uint16_t(Opcode::DeviceStoreU128) - uint16_t(Opcode::DeviceStoreU8) == 4);
+static_assert(uint16_t(Opcode::LocalAtomicCas) - uint16_t(Opcode::LocalAtomicAdd) == 8);
+static_assert(uint16_t(Opcode::AtomicCas) - uint16_t(Opcode::AtomicAdd) == 8);
+static_assert(uint16_t(Opcode::AtomicAdd) > uint16_t(Opcode::LocalAtomicCas));
+
+/// Calls \p Access with the access width in bytes, 1 << \p Log (Log 0..4,
+/// ISA.md §2.10), as a compile-time constant so that the per-lane copy
+/// compiles to a plain move.
+template <typename Fn> inline int withAccessWidth(unsigned Log, Fn &&Access) {
+  switch (Log) {
+  case 0:
+    return Access(std::integral_constant<unsigned, 1>());
+  case 1:
+    return Access(std::integral_constant<unsigned, 2>());
+  case 2:
+    return Access(std::integral_constant<unsigned, 4>());
+  case 3:
+    return Access(std::integral_constant<unsigned, 8>());
+  default:
+    return Access(std::integral_constant<unsigned, 16>());
+  }
+}
+
+/// Loads N bytes for every lane in Exec (ascending) from Mem into rd (and
+/// the following registers for N > 4). Returns the first lane whose access
+/// is out of bounds, or -1. N is a constant so memcpy becomes a move.
+template <unsigned N>
+inline int loadLanes(uint32_t *R, const uint32_t *WRow, uint8_t Rd,
+                     const uint32_t *Ap, uint64_t Exec, const uint8_t *Mem,
+                     uint64_t Size) {
+  for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
+    unsigned L = unsigned(std::countr_zero(Rem));
+    uint64_t Addr = Ap[L];
+    if (Addr + N > Size)
+      return int(L);
+    if constexpr (N <= 4) {
+      uint32_t V = 0;
+      std::memcpy(&V, Mem + Addr, N);
+      R[WRow[Rd] + L] = V;
+    } else {
+      uint32_t V[N / 4];
+      std::memcpy(V, Mem + Addr, N);
+      for (unsigned K = 0; K != N / 4; ++K)
+        R[WRow[(Rd + K) & 255] + L] = V[K];
+    }
+  }
+  return -1;
+}
+
+/// Stores N bytes of rval (and following registers for N > 4) for every
+/// lane in Exec, ascending. Returns the first failing lane, or -1.
+template <unsigned N>
+inline int storeLanes(const uint32_t *R, const uint32_t *RRow, uint8_t Rv,
+                      const uint32_t *Ap, uint64_t Exec, uint8_t *Mem,
+                      uint64_t Size) {
+  for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
+    unsigned L = unsigned(std::countr_zero(Rem));
+    uint64_t Addr = Ap[L];
+    if (Addr + N > Size)
+      return int(L);
+    if constexpr (N <= 4) {
+      uint32_t V = R[RRow[Rv] + L];
+      std::memcpy(Mem + Addr, &V, N);
+    } else {
+      uint32_t V[N / 4];
+      for (unsigned K = 0; K != N / 4; ++K)
+        V[K] = R[RRow[(Rv + K) & 255] + L];
+      std::memcpy(Mem + Addr, V, N);
+    }
+  }
+  return -1;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Workgroup setup
+//===----------------------------------------------------------------------===//
+
+void EmulatorImpl::initWorkgroup() {
+  uint64_t T = uint64_t(WG[0]) * WG[1] * WG[2];
+  std::memset(RegFile.data(), 0, RegFile.size() * sizeof(uint32_t));
+  std::fill(Local.begin(), Local.end(), 0);
+  for (unsigned WI = 0; WI != NumWaves; ++WI) {
+    Wave &Wv = Waves[WI];
+    Wv.R = RegFile.data() + size_t(WI) * NumRows * W;
+    Wv.P[0] = Wv.P[1] = Wv.P[2] = Wv.P[3] = 0;
+    Wv.PC = 0;
+    Wv.St = WaveStatus::Ready;
+    Wv.Depth = Wv.CallDepth = 0;
+    Wv.Id = WI;
+    Wv.Exited = 0;
+    uint64_t M = 0;
+    for (unsigned L = 0; L != W; ++L) {
+      uint64_t I = uint64_t(WI) * W + L;
+      if (I < T)
+        M |= laneBit(L);
+      Wv.Tid[0][L] = uint32_t(I % WG[0]);
+      Wv.Tid[1][L] = uint32_t((I / WG[0]) % WG[1]);
+      Wv.Tid[2][L] = uint32_t(I / (uint64_t(WG[0]) * WG[1]));
+    }
+    Wv.Active = Wv.Live = M;
+    for (auto &Tab : Wv.Frag)
+      Tab.fill(-1);
+    Wv.FragPool.clear();
+    for (auto [Reg, Val] : Cfg.SetRegs)
+      if (Reg < NumRegs)
+        std::fill_n(Wv.R + size_t(Reg) * W, W, Val);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The execution loop
+//===----------------------------------------------------------------------===//
+
+// Lane-loop helpers. Exec is the set of lanes that execute; when it covers
+// the whole wave the loop writes every lane, otherwise it blends.
+#define LANES for (unsigned L = 0; L != W; ++L)
+#define ALU(EXPR)                                                              \
+  do {                                                                         \
+    uint32_t *Dp = R + I.D;                                                    \
+    const uint32_t *Ap = R + I.A, *Bp = R + I.B, *Cp = R + I.C;                \
+    (void)Ap;                                                                  \
+    (void)Bp;                                                                  \
+    (void)Cp;                                                                  \
+    if (Exec == Full) {                                                        \
+      LANES {                                                                  \
+        uint32_t a = Ap[L], b = Bp[L], c = Cp[L];                              \
+        (void)a;                                                               \
+        (void)b;                                                               \
+        (void)c;                                                               \
+        Dp[L] = (EXPR);                                                        \
+      }                                                                        \
+    } else {                                                                   \
+      LANES {                                                                  \
+        uint32_t a = Ap[L], b = Bp[L], c = Cp[L];                              \
+        (void)a;                                                               \
+        (void)b;                                                               \
+        (void)c;                                                               \
+        uint32_t Res = (EXPR);                                                 \
+        uint32_t Msk = 0u - uint32_t((Exec >> L) & 1);                         \
+        Dp[L] = (Res & Msk) | (Dp[L] & ~Msk);                                  \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+#define FALU(EXPR) ALU(U(EXPR))
+#define CMP(EXPR)                                                              \
+  do {                                                                         \
+    const uint32_t *Ap = R + I.A, *Bp = R + I.B;                               \
+    uint64_t Bits = 0;                                                         \
+    LANES {                                                                    \
+      uint32_t a = Ap[L], b = Bp[L];                                           \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      Bits |= uint64_t(bool(EXPR)) << L;                                       \
+    }                                                                          \
+    if (I.Rd < 4)                                                              \
+      Wv.P[I.Rd] = (Wv.P[I.Rd] & ~Exec) | (Bits & Exec);                       \
+  } while (0)
+#define FORLANES(MASK)                                                         \
+  for (uint64_t Rem_ = (MASK); Rem_; Rem_ &= Rem_ - 1)                         \
+    if (unsigned L = unsigned(std::countr_zero(Rem_)); true)
+
+template <bool Tracing>
+[[gnu::always_inline]] inline bool EmulatorImpl::runLoop() {
+  const DInst *Prog = Code.data();
+  const unsigned NW = NumWaves;
+  const uint64_t Limit = Cfg.MaxInstructions;
+  uint64_t Steps = 0;
+  unsigned Cursor = NW - 1, NumHalted = 0, NumBarrier = 0;
+  uint8_t *Dev = Device.data();
+  const uint64_t DevSize = Device.size();
+  uint8_t *Loc = Local.data();
+  const uint64_t LocSize = Local.size();
+  uint64_t *Counts = OpCount;
+  const unsigned W = this->W;
+  const uint64_t Full = this->Full;
+  uint32_t Tmp[64];
+
+  auto Halt = [&](Wave &Wv) {
+    Wv.St = WaveStatus::Halted;
+    ++NumHalted;
+  };
+
+  for (;;) {
+    if (NumHalted == NW)
+      return true;
+    if (NumBarrier == NW) {
+      for (unsigned K = 0; K != NW; ++K) {
+        Waves[K].St = WaveStatus::Ready;
+        ++Waves[K].PC;
+      }
+      NumBarrier = 0;
+      ++Stats.Barriers;
+      continue;
+    }
+    unsigned Pick = Cursor;
+    bool Found = false;
+    for (unsigned K = 0; K != NW; ++K) {
+      if (++Pick == NW)
+        Pick = 0;
+      if (Waves[Pick].St == WaveStatus::Ready) {
+        Found = true;
+        break;
+      }
+    }
+    if (!Found) {
+      if (NumBarrier == 0)
+        return true;
+      return deadlockFault();
+    }
+    Cursor = Pick;
+    Wave &Wv = Waves[Pick];
+    const uint32_t ExecIdx = Wv.PC;
+    ++Steps;
+    if (Wv.Active == 0 && Wv.Depth == 0) {
+      Halt(Wv);
+    } else {
+      const DInst &I = Prog[ExecIdx];
+      uint32_t *R = Wv.R;
+      const uint64_t PM =
+          I.Pred == 0 ? ~uint64_t(0)
+                      : ((I.Pred & 4) ? ~Wv.P[I.Pred & 3] : Wv.P[I.Pred & 3]);
+      const uint64_t Exec = Wv.Active & PM;
+      uint32_t Next = ExecIdx + 1;
+      ++Counts[I.Op];
+      if constexpr (Tracing)
+        traceStep(Wv, ExecIdx);
+
+      switch (I.Op) {
+      // Integer (ISA.md §4.5).
+      case uint16_t(Opcode::Iadd):
+        ALU(a + b);
+        break;
+      case uint16_t(Opcode::Isub):
+        ALU(a - b);
+        break;
+      case uint16_t(Opcode::Imul):
+        ALU(a * b);
+        break;
+      case uint16_t(Opcode::ImulHi):
+        ALU(uint32_t((uint64_t(a) * b) >> 32));
+        break;
+      case uint16_t(Opcode::Imad):
+        ALU(a * b + c);
+        break;
+      case uint16_t(Opcode::Idiv):
+        ALU(idiv(a, b));
+        break;
+      case uint16_t(Opcode::Imod):
+        ALU(imod(a, b));
+        break;
+      case uint16_t(Opcode::Ineg):
+        ALU(0u - a);
+        break;
+      case uint16_t(Opcode::Iabs):
+        ALU(int32_t(a) < 0 ? 0u - a : a);
+        break;
+      case uint16_t(Opcode::Imin):
+        ALU(int32_t(a) < int32_t(b) ? a : b);
+        break;
+      case uint16_t(Opcode::Imax):
+        ALU(int32_t(a) > int32_t(b) ? a : b);
+        break;
+      case uint16_t(Opcode::Iclamp):
+        ALU(iclamp(a, b, c));
+        break;
+
+      // f32 (ISA.md §4.7).
+      case uint16_t(Opcode::Fadd):
+        FALU(F(a) + F(b));
+        break;
+      case uint16_t(Opcode::Fsub):
+        FALU(F(a) - F(b));
+        break;
+      case uint16_t(Opcode::Fmul):
+        FALU(F(a) * F(b));
+        break;
+      case uint16_t(Opcode::Fma):
+        FALU(std::fma(F(a), F(b), F(c)));
+        break;
+      case uint16_t(Opcode::Fdiv):
+        FALU(fdivRef(F(a), F(b)));
+        break;
+      case uint16_t(Opcode::Fneg):
+        ALU(a ^ 0x80000000u);
+        break;
+      case uint16_t(Opcode::Fabs):
+        ALU(a & 0x7FFFFFFFu);
+        break;
+      case uint16_t(Opcode::Fmin):
+        FALU(fminRef(F(a), F(b)));
+        break;
+      case uint16_t(Opcode::Fmax):
+        FALU(fmaxRef(F(a), F(b)));
+        break;
+      case uint16_t(Opcode::Fclamp):
+        FALU(fclampRef(F(a), F(b), F(c)));
+        break;
+      case uint16_t(Opcode::Fsqrt):
+        FALU(std::sqrt(F(a)));
+        break;
+      case uint16_t(Opcode::Frsqrt):
+        FALU(1.0f / std::sqrt(F(a)));
+        break;
+      case uint16_t(Opcode::Frcp):
+        FALU(1.0f / F(a));
+        break;
+      case uint16_t(Opcode::Ffloor):
+        FALU(std::floor(F(a)));
+        break;
+      case uint16_t(Opcode::Fceil):
+        FALU(std::ceil(F(a)));
+        break;
+      case uint16_t(Opcode::Fround):
+        FALU(std::round(F(a)));
+        break;
+      case uint16_t(Opcode::Ftrunc):
+        FALU(std::trunc(F(a)));
+        break;
+      case uint16_t(Opcode::Ffract):
+        FALU(F(a) - std::trunc(F(a)));
+        break;
+      case uint16_t(Opcode::Fsat):
+        FALU(fclampRef(F(a), 0.0f, 1.0f));
+        break;
+      case uint16_t(Opcode::Fsin):
+        FALU(std::sin(F(a)));
+        break;
+      case uint16_t(Opcode::Fcos):
+        FALU(std::cos(F(a)));
+        break;
+      case uint16_t(Opcode::Fexp2):
+        FALU(std::exp2(F(a)));
+        break;
+      case uint16_t(Opcode::Flog2):
+        FALU(std::log2(F(a)));
+        break;
+
+      // f16 / bf16 (ISA.md §4.8).
+      case uint16_t(Opcode::Hadd):
+        ALU(f2h(h2f(a) + h2f(b)));
+        break;
+      case uint16_t(Opcode::Hsub):
+        ALU(f2h(h2f(a) - h2f(b)));
+        break;
+      case uint16_t(Opcode::Hmul):
+        ALU(f2h(h2f(a) * h2f(b)));
+        break;
+      case uint16_t(Opcode::Hma):
+        ALU(f2h(std::fma(h2f(a), h2f(b), h2f(c))));
+        break;
+      case uint16_t(Opcode::Hadd2):
+        ALU(f2h(h2f(a) + h2f(b)) | f2h(h2f(a >> 16) + h2f(b >> 16)) << 16);
+        break;
+      case uint16_t(Opcode::Hmul2):
+        ALU(f2h(h2f(a) * h2f(b)) | f2h(h2f(a >> 16) * h2f(b >> 16)) << 16);
+        break;
+      case uint16_t(Opcode::Hma2):
+        ALU(f2h(std::fma(h2f(a), h2f(b), h2f(c))) |
+            f2h(std::fma(h2f(a >> 16), h2f(b >> 16), h2f(c >> 16))) << 16);
+        break;
+      case uint16_t(Opcode::Badd):
+        ALU(f2b(b2f(a) + b2f(b)));
+        break;
+      case uint16_t(Opcode::Bsub):
+        ALU(f2b(b2f(a) - b2f(b)));
+        break;
+      case uint16_t(Opcode::Bmul):
+        ALU(f2b(b2f(a) * b2f(b)));
+        break;
+      case uint16_t(Opcode::Bma):
+        ALU(f2b(std::fma(b2f(a), b2f(b), b2f(c))));
+        break;
+      case uint16_t(Opcode::Badd2):
+        ALU(f2b(b2f(a) + b2f(b)) | f2b(b2f(a >> 16) + b2f(b >> 16)) << 16);
+        break;
+      case uint16_t(Opcode::Bmul2):
+        ALU(f2b(b2f(a) * b2f(b)) | f2b(b2f(a >> 16) * b2f(b >> 16)) << 16);
+        break;
+      case uint16_t(Opcode::Bma2):
+        ALU(f2b(std::fma(b2f(a), b2f(b), b2f(c))) |
+            f2b(std::fma(b2f(a >> 16), b2f(b >> 16), b2f(c >> 16))) << 16);
+        break;
+
+      // f64 on register pairs (ISA.md §4.9).
+      case uint16_t(Opcode::Dadd):
+      case uint16_t(Opcode::Dsub):
+      case uint16_t(Opcode::Dmul):
+      case uint16_t(Opcode::Dma):
+      case uint16_t(Opcode::Ddiv):
+      case uint16_t(Opcode::Dsqrt): {
+        const uint32_t *A0 = R + RRow[I.Rs1], *A1 = R + RRow[(I.Rs1 + 1) & 255];
+        const uint32_t *B0 = R + RRow[I.Rs2], *B1 = R + RRow[(I.Rs2 + 1) & 255];
+        const uint32_t *C0 = R + RRow[I.Rs3], *C1 = R + RRow[(I.Rs3 + 1) & 255];
+        uint32_t *D0 = R + WRow[I.Rd], *D1 = R + WRow[(I.Rd + 1) & 255];
+        FORLANES(Exec) {
+          double X = Dbl(A0[L], A1[L]), Y = Dbl(B0[L], B1[L]), Z;
+          switch (I.Op) {
+          case uint16_t(Opcode::Dadd):
+            Z = X + Y;
+            break;
+          case uint16_t(Opcode::Dsub):
+            Z = X - Y;
+            break;
+          case uint16_t(Opcode::Dmul):
+            Z = X * Y;
+            break;
+          case uint16_t(Opcode::Dma):
+            Z = std::fma(X, Y, Dbl(C0[L], C1[L]));
+            break;
+          case uint16_t(Opcode::Ddiv):
+            Z = X / Y;
+            break;
+          default:
+            Z = std::sqrt(X);
+            break;
+          }
+          uint64_t Bits = std::bit_cast<uint64_t>(Z);
+          D0[L] = uint32_t(Bits);
+          D1[L] = uint32_t(Bits >> 32);
+        }
+        break;
+      }
+
+      // Bitwise (ISA.md §4.6).
+      case uint16_t(Opcode::And):
+        ALU(a & b);
+        break;
+      case uint16_t(Opcode::Or):
+        ALU(a | b);
+        break;
+      case uint16_t(Opcode::Xor):
+        ALU(a ^ b);
+        break;
+      case uint16_t(Opcode::Not):
+        ALU(~a);
+        break;
+      case uint16_t(Opcode::Shl):
+        ALU(a << (b & 31));
+        break;
+      case uint16_t(Opcode::Shr):
+        ALU(a >> (b & 31));
+        break;
+      case uint16_t(Opcode::Sar):
+        ALU(uint32_t(int32_t(a) >> (b & 31)));
+        break;
+      case uint16_t(Opcode::Bitcount):
+        ALU(uint32_t(std::popcount(a)));
+        break;
+      case uint16_t(Opcode::Bitfind):
+        ALU(a == 0 ? 0xFFFFFFFFu : uint32_t(std::countl_zero(a)));
+        break;
+      case uint16_t(Opcode::Bitrev):
+        ALU(llvm::reverseBits(a));
+        break;
+      case uint16_t(Opcode::Bfe):
+        ALU(bfe(a, b, c));
+        break;
+      case uint16_t(Opcode::Bfi): {
+        const uint32_t *Ep = R + RRow[I.Rs4];
+        uint32_t *Dp = R + I.D;
+        const uint32_t *Ap = R + I.A, *Bp = R + I.B, *Cp = R + I.C;
+        FORLANES(Exec) Dp[L] = bfi(Ap[L], Bp[L], Cp[L], Ep[L]);
+        break;
+      }
+
+      // Comparisons (ISA.md §4.10; D19 default for the extension codes).
+      case uint16_t(Opcode::IcmpEq):
+        CMP(a == b);
+        break;
+      case uint16_t(Opcode::IcmpNe):
+        CMP(a != b);
+        break;
+      case uint16_t(Opcode::IcmpLt):
+        CMP(int32_t(a) < int32_t(b));
+        break;
+      case uint16_t(Opcode::IcmpLe):
+        CMP(int32_t(a) <= int32_t(b));
+        break;
+      case uint16_t(Opcode::IcmpGt):
+        CMP(int32_t(a) > int32_t(b));
+        break;
+      case uint16_t(Opcode::IcmpGe):
+        CMP(int32_t(a) >= int32_t(b));
+        break;
+      // Integer "ord"/"unord" (codes 6, 7) are not among D19's extensions,
+      // so they keep the reference result of ISA.md §4.10: always false.
+      case uint16_t(Opcode::IcmpOrd):
+      case uint16_t(Opcode::IcmpUnord):
+        CMP(false);
+        break;
+      case uint16_t(Opcode::UcmpEq):
+        CMP(a == b);
+        break;
+      case uint16_t(Opcode::UcmpNe):
+        CMP(a != b);
+        break;
+      case uint16_t(Opcode::UcmpLt):
+        CMP(a < b);
+        break;
+      case uint16_t(Opcode::UcmpLe):
+        CMP(a <= b);
+        break;
+      case uint16_t(Opcode::UcmpGt):
+        CMP(a > b);
+        break;
+      case uint16_t(Opcode::UcmpGe):
+        CMP(a >= b);
+        break;
+      case uint16_t(Opcode::UcmpOrd):
+      case uint16_t(Opcode::UcmpUnord):
+        CMP(false);
+        break;
+      case uint16_t(Opcode::FcmpEq):
+        CMP(F(a) == F(b));
+        break;
+      case uint16_t(Opcode::FcmpNe):
+        CMP(F(a) != F(b));
+        break;
+      case uint16_t(Opcode::FcmpLt):
+        CMP(F(a) < F(b));
+        break;
+      case uint16_t(Opcode::FcmpLe):
+        CMP(F(a) <= F(b));
+        break;
+      case uint16_t(Opcode::FcmpGt):
+        CMP(F(a) > F(b));
+        break;
+      case uint16_t(Opcode::FcmpGe):
+        CMP(F(a) >= F(b));
+        break;
+      case uint16_t(Opcode::FcmpOrd):
+        CMP(!std::isnan(F(a)) && !std::isnan(F(b)));
+        break;
+      case uint16_t(Opcode::FcmpUnord):
+        CMP(std::isnan(F(a)) || std::isnan(F(b)));
+        break;
+      case uint16_t(Opcode::Select): {
+        uint64_t PS = I.Rs1 < 4 ? Wv.P[I.Rs1] : 0;
+        uint32_t *Dp = R + I.D;
+        const uint32_t *Bp = R + I.B, *Cp = R + I.C;
+        LANES {
+          uint32_t Res = ((PS >> L) & 1) ? Bp[L] : Cp[L];
+          uint32_t Msk = 0u - uint32_t((Exec >> L) & 1);
+          Dp[L] = (Res & Msk) | (Dp[L] & ~Msk);
+        }
+        break;
+      }
+
+      // Conversions (ISA.md §4.11).
+      case uint16_t(Opcode::CvtF32I32):
+        FALU(float(int32_t(a)));
+        break;
+      case uint16_t(Opcode::CvtF32U32):
+        FALU(float(a));
+        break;
+      case uint16_t(Opcode::CvtI32F32):
+        ALU(cvtI32F32(F(a)));
+        break;
+      case uint16_t(Opcode::CvtU32F32):
+        ALU(cvtU32F32(F(a)));
+        break;
+      case uint16_t(Opcode::CvtF32F16):
+        ALU(f16ToF32Bits(uint16_t(a)));
+        break;
+      case uint16_t(Opcode::CvtF16F32):
+        ALU(f32BitsToF16(a));
+        break;
+      case uint16_t(Opcode::CvtF32Bf16):
+        ALU(a << 16);
+        break;
+      case uint16_t(Opcode::CvtBf16F32):
+        ALU(a >> 16);
+        break;
+      case uint16_t(Opcode::CvtF32F64): {
+        const uint32_t *A0 = R + RRow[I.Rs1], *A1 = R + RRow[(I.Rs1 + 1) & 255];
+        uint32_t *Dp = R + I.D;
+        FORLANES(Exec) Dp[L] = U(float(Dbl(A0[L], A1[L])));
+        break;
+      }
+      case uint16_t(Opcode::CvtF64F32): {
+        const uint32_t *Ap = R + I.A;
+        uint32_t *D0 = R + WRow[I.Rd], *D1 = R + WRow[(I.Rd + 1) & 255];
+        FORLANES(Exec) {
+          uint64_t Bits = std::bit_cast<uint64_t>(double(F(Ap[L])));
+          D1[L] = uint32_t(Bits >> 32);
+          D0[L] = uint32_t(Bits);
+        }
+        break;
+      }
+
+      // Memory (ISA.md §4.12; D25 default: local mod 4 is 16 bytes).
+      case uint16_t(Opcode::LocalLoadU8):
+      case uint16_t(Opcode::LocalLoadU16):
+      case uint16_t(Opcode::LocalLoadU32):
+      case uint16_t(Opcode::LocalLoadU64):
+      case uint16_t(Opcode::LocalLoadU128):
+      case uint16_t(Opcode::DeviceLoadU8):
+      case uint16_t(Opcode::DeviceLoadU16):
+      case uint16_t(Opcode::DeviceLoadU32):
+      case uint16_t(Opcode::DeviceLoadU64):
+      case uint16_t(Opcode::DeviceLoadU128): {
+        bool IsLocal = I.Op <= uint16_t(Opcode::LocalLoadU128);
+        unsigned Log = IsLocal ? I.Op - uint16_t(Opcode::LocalLoadU8)
+                               : I.Op - uint16_t(Opcode::DeviceLoadU8);
+        unsigned N = 1u << Log;
+        uint8_t *Mem = IsLocal ? Loc : Dev;
+        uint64_t Size = IsLocal ? LocSize : DevSize;
+        const uint32_t *Ap = R + I.A;
+        unsigned Cnt = unsigned(std::popcount(Exec));
+        if (IsLocal) {
+          Stats.LocalLoads += Cnt;
+          Stats.LocalLoadBytes += uint64_t(Cnt) * N;
+        } else {
+          Stats.DeviceLoads += Cnt;
+          Stats.DeviceLoadBytes += uint64_t(Cnt) * N;
+        }
+        int Bad = withAccessWidth(Log, [&](auto Width) {
+          return loadLanes<Width()>(R, WRow, I.Rd, Ap, Exec, Mem, Size);
+        });
+        if (Bad >= 0)
+          return memFault(Wv, I, Bad, IsLocal, Ap[Bad], N);
+        break;
+      }
+      case uint16_t(Opcode::LocalStoreU8):
+      case uint16_t(Opcode::LocalStoreU16):
+      case uint16_t(Opcode::LocalStoreU32):
+      case uint16_t(Opcode::LocalStoreU64):
+      case uint16_t(Opcode::LocalStoreU128):
+      case uint16_t(Opcode::DeviceStoreU8):
+      case uint16_t(Opcode::DeviceStoreU16):
+      case uint16_t(Opcode::DeviceStoreU32):
+      case uint16_t(Opcode::DeviceStoreU64):
+      case uint16_t(Opcode::DeviceStoreU128): {
+        bool IsLocal = I.Op <= uint16_t(Opcode::LocalStoreU128);
+        unsigned Log = IsLocal ? I.Op - uint16_t(Opcode::LocalStoreU8)
+                               : I.Op - uint16_t(Opcode::DeviceStoreU8);
+        unsigned N = 1u << Log;
+        uint8_t *Mem = IsLocal ? Loc : Dev;
+        uint64_t Size = IsLocal ? LocSize : DevSize;
+        const uint32_t *Ap = R + I.A;
+        unsigned Cnt = unsigned(std::popcount(Exec));
+        if (IsLocal) {
+          Stats.LocalStores += Cnt;
+          Stats.LocalStoreBytes += uint64_t(Cnt) * N;
+        } else {
+          Stats.DeviceStores += Cnt;
+          Stats.DeviceStoreBytes += uint64_t(Cnt) * N;
+        }
+        int Bad = withAccessWidth(Log, [&](auto Width) {
+          return storeLanes<Width()>(R, RRow, I.Rs2, Ap, Exec, Mem, Size);
+        });
+        if (Bad >= 0)
+          return memFault(Wv, I, Bad, IsLocal, Ap[Bad], N);
+        break;
+      }
+
+      // Atomics (ISA.md §4.13; D3 default for CAS).
+      case uint16_t(Opcode::LocalAtomicAdd):
+      case uint16_t(Opcode::LocalAtomicSub):
+      case uint16_t(Opcode::LocalAtomicMin):
+      case uint16_t(Opcode::LocalAtomicMax):
+      case uint16_t(Opcode::LocalAtomicAnd):
+      case uint16_t(Opcode::LocalAtomicOr):
+      case uint16_t(Opcode::LocalAtomicXor):
+      case uint16_t(Opcode::LocalAtomicXchg):
+      case uint16_t(Opcode::LocalAtomicCas):
+      case uint16_t(Opcode::AtomicAdd):
+      case uint16_t(Opcode::AtomicSub):
+      case uint16_t(Opcode::AtomicMin):
+      case uint16_t(Opcode::AtomicMax):
+      case uint16_t(Opcode::AtomicAnd):
+      case uint16_t(Opcode::AtomicOr):
+      case uint16_t(Opcode::AtomicXor):
+      case uint16_t(Opcode::AtomicXchg):
+      case uint16_t(Opcode::AtomicCas): {
+        bool IsLocal = I.Op <= uint16_t(Opcode::LocalAtomicCas);
+        unsigned Kind = IsLocal ? I.Op - uint16_t(Opcode::LocalAtomicAdd)
+                                : I.Op - uint16_t(Opcode::AtomicAdd);
+        uint8_t *Mem = IsLocal ? Loc : Dev;
+        uint64_t Size = IsLocal ? LocSize : DevSize;
+        const uint32_t *Ap = R + I.A, *Vp = R + I.B, *Cp = R + I.C;
+        uint32_t *Dp = R + I.D;
+        Stats.AtomicLaneOps += unsigned(std::popcount(Exec));
+        FORLANES(Exec) {
+          uint64_t Addr = Ap[L];
+          if (Addr + 4 > Size)
+            return memFault(Wv, I, int(L), IsLocal, Addr, 4);
+          uint32_t Old, V = Vp[L], New;
+          std::memcpy(&Old, Mem + Addr, 4);
+          switch (Kind) {
+          case 0:
+            New = Old + V;
+            break;
+          case 1:
+            New = Old - V;
+            break;
+          case 2:
+            New = std::min(Old, V);
+            break;
+          case 3:
+            New = std::max(Old, V);
+            break;
+          case 4:
+            New = Old & V;
+            break;
+          case 5:
+            New = Old | V;
+            break;
+          case 6:
+            New = Old ^ V;
+            break;
+          case 7:
+            New = V;
+            break;
+          default:
+            New = Old == V ? Cp[L] : Old;
+            break;
+          }
+          std::memcpy(Mem + Addr, &New, 4);
+          if (I.Rd != 0)
+            Dp[L] = Old;
+        }
+        break;
+      }
+
+      // Wave operations (ISA.md §4.14).
+      case uint16_t(Opcode::WaveShuffle):
+      case uint16_t(Opcode::WaveShuffleUp):
+      case uint16_t(Opcode::WaveShuffleDown):
+      case uint16_t(Opcode::WaveShuffleXor):
+      case uint16_t(Opcode::WaveBroadcast): {
+        const uint32_t *Vp = R + I.A, *Sp = R + I.B;
+        uint32_t *Dp = R + I.D;
+        if (I.Op == uint16_t(Opcode::WaveBroadcast)) {
+          if (!Exec)
+            break;
+          uint32_t S = Sp[std::countr_zero(Exec)];
+          uint32_t V = S < W ? Vp[S] : 0;
+          FORLANES(Exec) Dp[L] = V;
+          break;
+        }
+        FORLANES(Exec) {
+          uint32_t Sel = Sp[L];
+          uint64_t Src;
+          switch (I.Op) {
+          case uint16_t(Opcode::WaveShuffle):
+            Src = Sel;
+            break;
+          case uint16_t(Opcode::WaveShuffleUp):
+            Src = L >= Sel ? L - Sel : ~uint64_t(0);
+            break;
+          case uint16_t(Opcode::WaveShuffleDown):
+            Src = uint32_t(L + Sel); // wraps modulo 2^32 (D26)
+            break;
+          default:
+            Src = L ^ Sel;
+            break;
+          }
+          Tmp[L] = Src < W ? Vp[Src] : 0;
+        }
+        FORLANES(Exec) Dp[L] = Tmp[L];
+        break;
+      }
+      case uint16_t(Opcode::WaveBallot): {
+        uint64_t PS = I.Rs1 < 4 ? Wv.P[I.Rs1] : 0;
+        uint32_t V = uint32_t(PS & Exec);
+        uint32_t *Dp = R + I.D;
+        FORLANES(Exec) Dp[L] = V;
+        break;
+      }
+      case uint16_t(Opcode::WaveAny):
+      case uint16_t(Opcode::WaveAll): {
+        uint64_t PS = I.Rs1 < 4 ? Wv.P[I.Rs1] : 0;
+        bool V = I.Op == uint16_t(Opcode::WaveAny) ? (PS & Exec) != 0
+                                                   : (PS & Exec) == Exec;
+        if (I.Rd < 4)
+          Wv.P[I.Rd] = V ? (Wv.P[I.Rd] | Exec) : (Wv.P[I.Rd] & ~Exec);
+        break;
+      }
+      case uint16_t(Opcode::WavePrefixSum): {
+        const uint32_t *Ap = R + I.A;
+        uint32_t *Dp = R + I.D;
+        uint32_t Sum = 0;
+        FORLANES(Exec) {
+          Tmp[L] = Sum;
+          Sum += Ap[L];
+        }
+        FORLANES(Exec) Dp[L] = Tmp[L];
+        break;
+      }
+      case uint16_t(Opcode::WaveReduceAdd):
+      case uint16_t(Opcode::WaveReduceMin):
+      case uint16_t(Opcode::WaveReduceMax): {
+        const uint32_t *Ap = R + I.A;
+        uint32_t *Dp = R + I.D;
+        uint32_t Acc = I.Op == uint16_t(Opcode::WaveReduceMin) ? ~0u : 0u;
+        FORLANES(Exec) {
+          uint32_t V = Ap[L];
+          if (I.Op == uint16_t(Opcode::WaveReduceAdd))
+            Acc += V;
+          else if (I.Op == uint16_t(Opcode::WaveReduceMin))
+            Acc = std::min(Acc, V);
+          else
+            Acc = std::max(Acc, V);
+        }
+        FORLANES(Exec) Dp[L] = Acc;
+        break;
+      }
+
+      // Structured control flow (ISA.md §4.15 with D5, D6, D9 defaults).
+      case uint16_t(Opcode::If): {
+        if (Wv.Depth == MaxControlDepth)
+          return fault(Wv, I, -1, "control stack overflow",
+                       "more than 32 nested if/loop frames");
+        uint64_t PS = I.Rs1 < 4 ? Wv.P[I.Rs1] : 0;
+        uint64_t Pm = Wv.Active & PS & PM;
+        if (Wv.Active & ~Pm)
+          ++Stats.DivergentBranches;
+        Wv.Stack[Wv.Depth++] = {Wv.Active, Wv.Active & ~Pm, 0, false};
+        Wv.Active = Pm;
+        break;
+      }
+      case uint16_t(Opcode::Else): {
+        if (Wv.Depth == 0 || Wv.Stack[Wv.Depth - 1].IsLoop)
+          return fault(Wv, I, -1,
+                       "control flow error: else without matching if");
+        Wv.Active = Wv.Stack[Wv.Depth - 1].Else & ~Wv.Exited;
+        break;
+      }
+      case uint16_t(Opcode::Endif): {
+        if (Wv.Depth == 0 || Wv.Stack[Wv.Depth - 1].IsLoop)
+          return fault(Wv, I, -1,
+                       "control flow error: endif without matching if");
+        Wv.Active = Wv.Stack[--Wv.Depth].Entry & ~Wv.Exited;
+        break;
+      }
+      case uint16_t(Opcode::Loop): {
+        if (Wv.Depth == MaxControlDepth)
+          return fault(Wv, I, -1, "control stack overflow",
+                       "more than 32 nested if/loop frames");
+        Wv.Stack[Wv.Depth++] = {Wv.Active, 0, Next, true};
+        break;
+      }
+      case uint16_t(Opcode::Break):
+      case uint16_t(Opcode::Continue): {
+        bool IsBreak = I.Op == uint16_t(Opcode::Break);
+        int LoopIdx = int(Wv.Depth) - 1;
+        while (LoopIdx >= 0 && !Wv.Stack[LoopIdx].IsLoop)
+          --LoopIdx;
+        if (LoopIdx < 0)
+          return fault(Wv, I, -1,
+                       IsBreak
+                           ? "control flow error: break outside of loop"
+                           : "control flow error: continue outside of loop");
+        uint64_t PS = I.Rs1 < 4 ? Wv.P[I.Rs1] : 0;
+        uint64_t Bm = Wv.Active & PS & PM;
+        uint64_t OldActive = Wv.Active;
+        if (IsBreak)
+          Wv.Stack[LoopIdx].Else |= Bm;
+        Wv.Active &= ~Bm;
+        for (unsigned K = unsigned(LoopIdx) + 1; K < Wv.Depth; ++K) {
+          Wv.Stack[K].Entry &= ~Bm;
+          Wv.Stack[K].Else &= ~Bm;
+        }
+        if constexpr (Tracing)
+          if (IsBreak)
+            traceBreak(OldActive, PS & OldActive, I.Rs1, Wv.Active);
+        break;
+      }
+      case uint16_t(Opcode::Endloop): {
+        if (Wv.Depth == 0 || !Wv.Stack[Wv.Depth - 1].IsLoop)
+          return fault(Wv, I, -1,
+                       "control flow error: endloop without matching loop");
+        Frame &Fr = Wv.Stack[Wv.Depth - 1];
+        uint64_t OldActive = Wv.Active;
+        uint64_t Rm = Fr.Entry & ~Fr.Else & ~Wv.Exited;
+        if (Rm) {
+          Wv.Active = Rm;
+          Next = Fr.Start;
+        } else {
+          Wv.Active = Fr.Entry & ~Wv.Exited;
+          --Wv.Depth;
+        }
+        if constexpr (Tracing)
+          traceEndloop(OldActive, Wv.Active, Rm != 0, Next);
+        break;
+      }
+      case uint16_t(Opcode::Call): {
+        if (I.Pred && !(Wv.Active & PM)) {
+          --Counts[I.Op]; // D9 default: skipped when no lane qualifies.
+          break;
+        }
+        if (Wv.CallDepth == MaxCallDepth)
+          return fault(Wv, I, -1, "call stack overflow",
+                       "more than 8 nested calls");
+        if (I.Imm == NoTarget)
+          return callTargetFault(Wv, I);
+        Wv.CallStack[Wv.CallDepth++] = Next;
+        Next = I.Imm;
+        break;
+      }
+
+      // Synchronisation (ISA.md §4.17 with the D8 default for halt).
+      case uint16_t(Opcode::Halt): {
+        if (I.Pred) {
+          --Counts[I.Op]; // the lane-removing form is not counted.
+          if (!Exec)
+            break;
+        }
+        Wv.Exited |= Exec;
+        Wv.Active &= ~Wv.Exited;
+        if ((Wv.Live & ~Wv.Exited) == 0) {
+          Halt(Wv);
+          Next = ExecIdx;
+        }
+        break;
+      }
+      case uint16_t(Opcode::Return): {
+        if (I.Pred && !Exec) {
+          --Counts[I.Op];
+          break;
+        }
+        if (Wv.CallDepth == 0) {
+          // Return from the kernel: the wave ends.
+          Wv.Exited = Wv.Live;
+          Wv.Active = 0;
+          Halt(Wv);
+          Next = ExecIdx;
+          break;
+        }
+        Next = Wv.CallStack[--Wv.CallDepth];
+        break;
+      }
+      case uint16_t(Opcode::Barrier): {
+        if (I.Pred && !Exec) {
+          --Counts[I.Op];
+          break;
+        }
+        Wv.St = WaveStatus::Barrier;
+        ++NumBarrier;
+        Next = ExecIdx; // PC += 4 happens at the release.
+        break;
+      }
+      case uint16_t(Opcode::FenceAcquire):
+      case uint16_t(Opcode::FenceRelease):
+      case uint16_t(Opcode::FenceAcqRel):
+      case uint16_t(Opcode::Wait):
+      case uint16_t(Opcode::Nop):
+        if (I.Pred && !Exec)
+          --Counts[I.Op];
+        break;
+
+      // MMA (ISA.md §4.18): per-lane 4x4 f32 fragments, local memory.
+      case uint16_t(Opcode::MmaLoadA):
+      case uint16_t(Opcode::MmaLoadB): {
+        unsigned Tab = I.Op == uint16_t(Opcode::MmaLoadA) ? 0 : 1;
+        int32_t &Slot = Wv.Frag[Tab][I.Rd];
+        if (Slot < 0 && Exec) {
+          Slot = int32_t(Wv.FragPool.size());
+          Wv.FragPool.resize(Wv.FragPool.size() + 16 * W, 0.0f);
+        }
+        const uint32_t *Ap = R + I.A, *Sp = R + I.B;
+        FORLANES(Exec) {
+          float *Fr = Wv.FragPool.data() + Slot;
+          for (unsigned Row = 0; Row != 4; ++Row)
+            for (unsigned Col = 0; Col != 4; ++Col) {
+              uint64_t Addr = uint32_t(Ap[L] + Row * Sp[L] + 4 * Col);
+              if (Addr + 4 > LocSize)
+                return memFault(Wv, I, int(L), true, Addr, 4);
+              uint32_t V;
+              std::memcpy(&V, Loc + Addr, 4);
+              Fr[(Row * 4 + Col) * W + L] = F(V);
+            }
+        }
+        break;
+      }
+      case uint16_t(Opcode::MmaCompute): {
+        if (!Exec)
+          break;
+        int32_t &CSlot = Wv.Frag[2][I.Rs2];
+        if (CSlot < 0) {
+          CSlot = int32_t(Wv.FragPool.size());
+          Wv.FragPool.resize(Wv.FragPool.size() + 16 * W, 0.0f);
+        }
+        int32_t ASlot = Wv.Frag[0][I.Rd], BSlot = Wv.Frag[1][I.Rs1];
+        float *Pool = Wv.FragPool.data();
+        const float *Af = ASlot < 0 ? ZeroFrag.data() : Pool + ASlot;
+        const float *Bf = BSlot < 0 ? ZeroFrag.data() : Pool + BSlot;
+        float *Cf = Pool + CSlot;
+        FORLANES(Exec) {
+          for (unsigned Row = 0; Row != 4; ++Row)
+            for (unsigned Col = 0; Col != 4; ++Col) {
+              float Acc = Cf[(Row * 4 + Col) * W + L];
+              for (unsigned K = 0; K != 4; ++K) {
+                float Prod =
+                    Af[(Row * 4 + K) * W + L] * Bf[(K * 4 + Col) * W + L];
+                Acc = Acc + Prod;
+              }
+              Cf[(Row * 4 + Col) * W + L] = Acc;
+            }
+        }
+        break;
+      }
+      case uint16_t(Opcode::MmaStoreC): {
+        int32_t CSlot = Wv.Frag[2][I.Rs2];
+        const float *Cf =
+            CSlot < 0 ? ZeroFrag.data() : Wv.FragPool.data() + CSlot;
+        const uint32_t *Ap = R + RRow[I.Rd], *Sp = R + I.A;
+        FORLANES(Exec) {
+          for (unsigned Row = 0; Row != 4; ++Row)
+            for (unsigned Col = 0; Col != 4; ++Col) {
+              uint64_t Addr = uint32_t(Ap[L] + Row * Sp[L] + 4 * Col);
+              if (Addr + 4 > LocSize)
+                return memFault(Wv, I, int(L), true, Addr, 4);
+              uint32_t V = U(Cf[(Row * 4 + Col) * W + L]);
+              std::memcpy(Loc + Addr, &V, 4);
+            }
+        }
+        break;
+      }
+
+      // Moves (ISA.md §4.19).
+      case uint16_t(Opcode::Mov):
+        ALU(a);
+        break;
+      case uint16_t(Opcode::MovImm): {
+        uint32_t V = I.Imm;
+        ALU(V);
+        break;
+      }
+      case uint16_t(Opcode::MovSr): {
+        uint32_t *Dp = R + I.D;
+        unsigned Idx = I.Imm;
+        uint32_t Uniform = 0;
+        const uint32_t *PerLane = nullptr;
+        switch (Idx) {
+        case 0:
+        case 1:
+        case 2:
+          PerLane = Wv.Tid[Idx].data();
+          break;
+        case 3:
+          Uniform = Wv.Id;
+          break;
+        case 5:
+        case 6:
+        case 7:
+          Uniform = WgId[Idx - 5];
+          break;
+        case 8:
+        case 9:
+        case 10:
+          Uniform = WG[Idx - 8];
+          break;
+        case 11:
+        case 12:
+        case 13:
+          Uniform = Cfg.Grid[Idx - 11];
+          break;
+        case 14:
+          Uniform = W;
+          break;
+        case 15:
+          Uniform = NumWaves;
+          break;
+        case 16:
+          Uniform = 1;
+          break;
+        case 17:
+        case 18:
+        case 19:
+          Uniform = 4;
+          break;
+        default:
+          break;
+        }
+        FORLANES(Exec) Dp[L] = Idx == 4 ? L : PerLane ? PerLane[L] : Uniform;
+        break;
+      }
+
+      case OpInvalid:
+        --Counts[I.Op];
+        return fault(Wv, I, -1, "invalid instruction",
+                     InvalidReason[ExecIdx].c_str());
+      case OpEnd:
+      default:
+        --Counts[I.Op];
+        return pastEndFault(Wv, I);
+      }
+      if (Wv.St != WaveStatus::Halted)
+        Wv.PC = Next;
+    }
+    if (Limit && Steps > Limit)
+      return limitFault(Steps, Prog[ExecIdx]);
+  }
+}
+
+#undef LANES
+#undef ALU
+#undef FALU
+#undef CMP
+#undef FORLANES
+
+// The hot loop, compiled for AVX2+FMA and for the baseline; the dynamic
+// loader picks one (ifunc). Semantics do not depend on the choice.
+#if defined(__clang__) && defined(__x86_64__) && defined(__linux__) &&         \
+    !defined(WAVE_EMU_NO_MULTIVERSION)
+#define WAVE_EMU_CLONES                                                        \
+  __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define WAVE_EMU_CLONES
+#endif
+
+WAVE_EMU_CLONES static bool runLoopFast(EmulatorImpl &E) {
+  return E.runLoop<false>();
+}
+
+bool EmulatorImpl::runWorkgroup() {
+  initWorkgroup();
+  Stats.Waves += NumWaves;
+  ++Stats.Workgroups;
+  if (Trace)
+    return runLoop<true>();
+  return runLoopFast(*this);
+}
+
+Error EmulatorImpl::run() {
+  uint64_t T = uint64_t(WG[0]) * WG[1] * WG[2];
+  if (T == 0)
+    return Error::success();
+  NumWaves = unsigned((T + W - 1) / W);
+  if (Waves.size() != NumWaves) {
+    Waves.assign(NumWaves, Wave());
+    for (Wave &Wv : Waves)
+      for (auto &Tid : Wv.Tid)
+        Tid.assign(W, 0);
+    RegFile.assign(size_t(NumWaves) * NumRows * W, 0);
+  }
+  std::fill(std::begin(OpCount), std::end(OpCount), 0);
+  Error Result = Error::success();
+  for (uint32_t Z = 0; Z < Cfg.Grid[2]; ++Z)
+    for (uint32_t Y = 0; Y < Cfg.Grid[1]; ++Y)
+      for (uint32_t X = 0; X < Cfg.Grid[0]; ++X) {
+        WgId = {X, Y, Z};
+        if (!runWorkgroup()) {
+          Result = make_error<EmuError>(std::move(*Fault));
+          Fault.reset();
+          goto Done;
+        }
+      }
+Done:
+  // Fold per-opcode counts into the statistics classes (ISA.md §4.21).
+  for (unsigned Op = 0; Op != NumOpcodes; ++Op) {
+    uint64_t N = OpCount[Op];
+    if (!N)
+      continue;
+    Stats.Instructions += N;
+    switch (getInstDesc(Opcode(Op)).Class) {
+    case InstClass::Integer:
+      Stats.IntegerOps += N;
+      break;
+    case InstClass::Float:
+      Stats.FloatOps += N;
+      break;
+    case InstClass::Memory:
+      Stats.MemoryOps += N;
+      break;
+    case InstClass::Control:
+      Stats.ControlOps += N;
+      break;
+    case InstClass::Wave:
+      Stats.WaveOps += N;
+      break;
+    case InstClass::Atomic:
+      Stats.AtomicOps += N;
+      break;
+    }
+  }
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Emulator
+//===----------------------------------------------------------------------===//
+
+Emulator::Emulator(std::unique_ptr<EmulatorImpl> Impl)
+    : Impl(std::move(Impl)) {}
+Emulator::~Emulator() = default;
+
+Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
+                                                     const EmuConfig &Config) {
+  if (Config.WaveWidth < 1 || Config.WaveWidth > 64)
+    return createStringError("invalid wave width %u: must be 1..64",
+                             Config.WaveWidth);
+  if (Config.DeviceMemory > (uint64_t(1) << 32) + 16)
+    return createStringError(
+        "device memory of %llu bytes is too large (at most 4294967312; "
+        "addresses are 32-bit)",
+        (unsigned long long)Config.DeviceMemory);
+  auto Impl = std::make_unique<EmulatorImpl>(File, Config);
+  EmulatorImpl &E = *Impl;
+  if (File.Kernels.empty()) {
+    // ISA.md §4.2: a file without kernel entries runs from code offset 0.
+    if (Config.KernelIndex != 0)
+      return createStringError("kernel index %u out of range: the file has "
+                               "no kernels",
+                               Config.KernelIndex);
+    E.Kernel.RegisterCount = 0;
+    E.Kernel.CodeSize = uint32_t(File.Code.size());
+  } else {
+    if (Config.KernelIndex >= File.Kernels.size())
+      return createStringError("kernel index %u out of range: the file has "
+                               "%zu kernel(s)",
+                               Config.KernelIndex, File.Kernels.size());
+    E.Kernel = File.Kernels[Config.KernelIndex];
+  }
+  E.Name = E.Kernel.Name.empty()
+               ? "kernel_" + std::to_string(Config.KernelIndex)
+               : E.Kernel.Name;
+  E.W = Config.WaveWidth;
+  E.Full = E.W == 64 ? ~uint64_t(0) : (uint64_t(1) << E.W) - 1;
+  uint32_t RC =
+      E.Kernel.RegisterCount ? E.Kernel.RegisterCount : Config.Registers;
+  E.NumRegs = std::min<uint32_t>(RC, 256);
+  E.NumRows = E.NumRegs + 2;
+  for (unsigned R = 0; R != 256; ++R) {
+    E.RRow[R] = (R < E.NumRegs ? R : E.NumRegs) * E.W;
+    E.WRow[R] = (R < E.NumRegs ? R : E.NumRegs + 1) * E.W;
+  }
+  E.WG =
+      E.Kernel.WorkgroupSize[0] > 0 ? E.Kernel.WorkgroupSize : Config.Workgroup;
+  E.LocalSize =
+      E.Kernel.LocalMemorySize ? E.Kernel.LocalMemorySize : Config.LocalMemory;
+  uint64_t T = uint64_t(E.WG[0]) * E.WG[1] * E.WG[2];
+  if (T > 65536)
+    return createStringError("workgroup of %llu threads is too large (at "
+                             "most 65536)",
+                             (unsigned long long)T);
+  if (E.LocalSize > (uint32_t(1) << 30))
+    return createStringError("local memory of %u bytes per workgroup is too "
+                             "large (at most 1073741824)",
+                             E.LocalSize);
+  E.Device.assign(Config.DeviceMemory, 0);
+  E.Local.assign(E.LocalSize, 0);
+  E.ZeroFrag.assign(16 * E.W, 0.0f);
+  E.decode();
+  return std::unique_ptr<Emulator>(new Emulator(std::move(Impl)));
+}
+
+MutableArrayRef<uint8_t> Emulator::deviceMemory() { return Impl->Device; }
+
+Error Emulator::writeDevice(uint64_t Offset, ArrayRef<uint8_t> Bytes) {
+  uint64_t Size = Impl->Device.size();
+  if (Offset > Size || Bytes.size() > Size - Offset) {
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    uint64_t First = std::max<uint64_t>(Offset, Size);
+    OS << "memory access out of bounds: address "
+       << format("0x%016llx", (unsigned long long)First) << " (writing "
+       << Bytes.size() << " bytes at offset " << Offset << ", device memory is "
+       << Size << " bytes)";
+    return make_error<EmuError>(EmuErrorKind::Fault, std::move(Msg));
+  }
+  if (!Bytes.empty())
+    std::memcpy(Impl->Device.data() + Offset, Bytes.data(), Bytes.size());
+  return Error::success();
+}
+
+void Emulator::setTrace(raw_ostream *OS) { Impl->Trace = OS; }
+
+Error Emulator::run() { return Impl->run(); }
+
+const EmuStats &Emulator::stats() const { return Impl->Stats; }
+
+const std::string &Emulator::kernelName() const { return Impl->Name; }
+
+} // namespace wave::emu
