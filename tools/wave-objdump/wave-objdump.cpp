@@ -1,0 +1,86 @@
+//===- wave-objdump.cpp - Inspect .wbin files -----------------------------===//
+//
+// wave-objdump [options] [FILE...]: prints the header and sections (-h),
+// symbols (-t), kernel metadata (--kernels), section contents (-s) and
+// disassembly (-d) of .wbin files, as text or --json. With no selection it
+// prints -h, -t and --kernels.
+//
+//===----------------------------------------------------------------------===//
+#include "wave/Dump/ObjDumper.h"
+#include "wave/Object/Wbin.h"
+#include "wave/Tool/Tool.h"
+
+using namespace wave;
+using namespace wave::tool;
+
+static constexpr const char *ToolName = "wave-objdump";
+
+int main(int Argc, char **Argv) {
+  auto App = makeApp(ToolName, "Display information from .wbin files");
+  // -h means section headers here, as in llvm-objdump; help is --help only.
+  App->set_help_flag("--help", "Print this help message and exit");
+  ObjDumpOptions Opts;
+  bool All = false, JSON = false;
+  std::string Output = "-";
+  std::vector<std::string> Inputs;
+  App->add_flag("-h,--section-headers,--headers", Opts.Headers,
+                "Display the file header and the section table");
+  App->add_flag("-t,--syms", Opts.Symbols, "Display the symbol table");
+  App->add_flag("--kernels", Opts.Kernels, "Display the kernel metadata table");
+  App->add_flag("-s,--full-contents", Opts.Contents,
+                "Display the contents of every section in hex");
+  App->add_flag("-d,--disassemble", Opts.Disassemble,
+                "Disassemble every kernel with offsets and raw words");
+  App->add_flag("-x,--all-headers", All, "Same as -h -t --kernels");
+  App->add_flag("--json", JSON, "Print the selected facts as one JSON object");
+  App->add_option("-o,--output", Output, "Write to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  App->add_option("inputs", Inputs, "Input .wbin files ('-' for stdin)")
+      ->type_name("FILE");
+
+  return runMain(*App, Argc, Argv, [&]() -> int {
+    if (All)
+      Opts.Headers = Opts.Symbols = Opts.Kernels = true;
+    if (!Opts.Headers && !Opts.Symbols && !Opts.Kernels && !Opts.Contents &&
+        !Opts.Disassemble)
+      Opts.Headers = Opts.Symbols = Opts.Kernels = true;
+    if (Inputs.empty())
+      Inputs.push_back("-");
+    if (JSON && Inputs.size() > 1) {
+      printError(ToolName, "--json takes one input file");
+      return ExitUsage;
+    }
+    int RC = ExitSuccess;
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    for (const std::string &In : Inputs) {
+      auto Buf = readInput(In);
+      if (!Buf) {
+        printFileError(ToolName, In, Buf.takeError());
+        RC = ExitUsage;
+        continue;
+      }
+      llvm::ArrayRef<uint8_t> Bytes(
+          reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
+          (*Buf)->getBufferSize());
+      auto File = readWbin(Bytes);
+      if (!File) {
+        printBinaryError(ToolName, In, File.takeError());
+        RC = std::max<int>(RC, ExitInvalidInput);
+        continue;
+      }
+      if (JSON)
+        dumpJSON(OS, displayName(In), *File, Bytes, Opts);
+      else
+        dumpText(OS, displayName(In), *File, Bytes, Opts);
+    }
+    if (Text.empty())
+      return RC;
+    WriteStatus S = writeOutput(ToolName, Output, /*Binary=*/false,
+                                /*Force=*/false, [&](llvm::raw_ostream &Out) {
+                                  Out << Text;
+                                  return llvm::Error::success();
+                                });
+    return S == WriteStatus::Ok ? RC : ExitUsage;
+  });
+}
