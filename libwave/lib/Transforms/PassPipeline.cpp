@@ -1,0 +1,131 @@
+//===- PassPipeline.cpp - Pass registry, pipelines, pass manager ----------===//
+//
+// The registry expands Passes.def; optLevelPasses is the one place where the
+// -O levels are written out (STYLE.md §10, QBE main.c's func()); runPipeline
+// is the pass manager with wave-opt's --print-*/--verify-each hooks.
+//
+//===----------------------------------------------------------------------===//
+#include "wave/IR/MIRDiagnostic.h"
+#include "wave/IR/MIRPrinter.h"
+#include "wave/IR/Verifier.h"
+#include "wave/Transforms/Pass.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Format.h"
+
+using namespace llvm;
+
+namespace wave::mir {
+
+Pass::~Pass() = default;
+
+bool Pass::runOnModule(Module &M, PassStats &Stats) {
+  bool Changed = false;
+  for (const auto &F : M.functions())
+    Changed |= runOnFunction(*F, Stats);
+  return Changed;
+}
+
+uint64_t PassStats::get(StringRef Pass, StringRef Counter) const {
+  auto It = Counters.find({Pass.str(), Counter.str()});
+  return It == Counters.end() ? 0 : It->second;
+}
+
+void PassStats::print(raw_ostream &OS) const {
+  OS << "===-------------------------------------------------------------===\n"
+     << "                  ... Statistics Collected ...\n"
+     << "===-------------------------------------------------------------===\n";
+  for (const auto &[Key, N] : Counters)
+    OS << format("%5llu", (unsigned long long)N) << ' ' << Key.first << " - "
+       << Key.second << '\n';
+}
+
+static const PassInfo Registry[] = {
+#define MIR_PASS(Name, Class, Summary) {Name, Summary, create##Class},
+#include "wave/Transforms/Passes.def"
+};
+
+ArrayRef<PassInfo> registeredPasses() { return Registry; }
+
+const PassInfo *lookupPass(StringRef Name) {
+  for (const PassInfo &P : Registry)
+    if (P.Name == Name)
+      return &P;
+  return nullptr;
+}
+
+Expected<Pipeline> parsePipeline(StringRef Spec) {
+  Pipeline P;
+  SmallVector<StringRef, 8> Names;
+  Spec.split(Names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+  for (StringRef N : Names) {
+    N = N.trim();
+    if (N.empty())
+      return createStringError("empty pass name in pipeline '" + Spec + "'");
+    const PassInfo *Info = lookupPass(N);
+    if (!Info)
+      return createStringError("unknown pass '" + N +
+                               "'; 'wave-opt --print-passes' lists them");
+    P.push_back(Info->Create());
+  }
+  return std::move(P);
+}
+
+std::vector<StringRef> optLevelPasses(unsigned Level) {
+  // Seed 003, "Optimization". simplifycfg runs first to drop unreachable
+  // blocks and fold constant branches before the other passes, and last to
+  // clean up the blocks they emptied; sccp runs before the rest so that they
+  // see its constants (strength-reduce needs constant divisors); licm
+  // hoists before cse so that hoisted copies meet the preheader's code;
+  // dce removes what the others left unused.
+  // TODO(issue 3): -O2 also runs mem2reg, and -O3 adds loop unrolling and
+  // inlining, once those passes exist; they are not listed until then, so
+  // -O3 equals -O2 for now.
+  std::vector<StringRef> P;
+  if (Level == 1)
+    P = {"simplifycfg", "cse", "dce", "simplifycfg"};
+  else if (Level >= 2)
+    P = {"simplifycfg",     "sccp", "simplifycfg", "licm",
+         "strength-reduce", "cse",  "dce",         "simplifycfg"};
+  return P;
+}
+
+Error runPipeline(Module &M, const Pipeline &P, const PipelineOptions &Opts,
+                  PassStats &Stats) {
+  for (const auto &Pass : P) {
+    if (Opts.PrintOS && Opts.PrintBefore.contains(Pass->name())) {
+      *Opts.PrintOS << "; *** IR Dump Before " << Pass->name() << " ***\n";
+      printModule(M, *Opts.PrintOS);
+    }
+    Pass->runOnModule(M, Stats);
+    if (Opts.PrintOS &&
+        (Opts.PrintAfterAll || Opts.PrintAfter.contains(Pass->name()))) {
+      *Opts.PrintOS << "; *** IR Dump After " << Pass->name() << " ***\n";
+      printModule(M, *Opts.PrintOS);
+    }
+    if (Opts.VerifyEach) {
+      Error E = verifyModule(M);
+      if (E) {
+        std::string Prefix = ("after pass '" + Pass->name() + "': ").str();
+        Error Out = Error::success();
+        handleAllErrors(
+            std::move(E),
+            [&](const MIRDiagError &D) {
+              Out = joinErrors(std::move(Out),
+                               make_error<MIRDiagError>(
+                                   D.loc(), Prefix + D.text(), D.diagKind()));
+            },
+            [&](const ErrorInfoBase &EI) {
+              Out = joinErrors(
+                  std::move(Out),
+                  make_error<MIRDiagError>(SMLoc(), Prefix + EI.message()));
+            });
+        return Out;
+      }
+    }
+  }
+  return Error::success();
+}
+
+} // namespace wave::mir
