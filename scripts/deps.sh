@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# deps.sh - install the Debian packages wavetools needs, if any are missing.
+#
+# Safe to run any number of times: it asks apt-get only for packages that are
+# not installed yet. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+PACKAGES=(
+  cmake ninja-build python3
+  clang-22 lld-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev
+  libzstd-dev libz3-dev zlib1g-dev
+  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  bats bats-assert bats-support mandoc bsdutils zsh
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps.sh: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "deps.sh: need root to install: ${missing[*]}" >&2; exit 2; }
+  SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

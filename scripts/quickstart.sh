@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# quickstart.sh - install what is missing, build wavetools, and run a real
+# kernel through the pipeline: examples/gemm.wave is assembled by wave-as and
+# a 128x128x128 f32 matrix multiply runs in wave-run's reference emulator.
+# The result is checked element by element against the same product computed
+# in Python. Inputs are small integers, so every f32 product and partial sum
+# is exact and the comparison can demand bit-for-bit equality.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/scripts/build.sh" "$root/build"
+bin="$root/build/bin"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+N=128
+"$bin/wave-as" "$root/examples/gemm.wave" -o "$work/gemm.wbin"
+echo "== wave-objdump --kernels gemm.wbin"
+"$bin/wave-objdump" --kernels "$work/gemm.wbin" | tail -n +2
+
+python3 - "$work" "$N" <<'PY'
+import random, struct, sys
+work, n = sys.argv[1], int(sys.argv[2])
+rng = random.Random(2026)
+for name in ("a", "b"):
+    vals = [float(rng.randint(-8, 8)) for _ in range(n * n)]
+    with open(f"{work}/{name}.bin", "wb") as f:
+        f.write(struct.pack(f"<{n*n}f", *vals))
+PY
+
+A=0 B=$((N * N * 4)) C=$((2 * N * N * 4))
+echo "== wave-run gemm.wbin --grid $((N / 64)),$((N / 64)),1 (C = A x B, ${N}x${N} f32)"
+"$bin/wave-run" "$work/gemm.wbin" --grid $((N / 64)),$((N / 64)),1 \
+  --device-memory $((3 * N * N * 4)) \
+  --arg $A:"$work/a.bin" --arg $B:"$work/b.bin" \
+  --set-reg 0:$A --set-reg 1:$B --set-reg 2:$C \
+  --set-reg 3:$N --set-reg 4:$N --set-reg 5:$N \
+  --dump-f32 $C:$((N * N)) --stats >"$work/out.txt"
+grep -A1 "Instructions executed" "$work/out.txt" | head -1 | sed 's/^ */   /'
+
+python3 - "$work" "$N" <<'PY'
+import struct, sys
+work, n = sys.argv[1], int(sys.argv[2])
+def load(name):
+    with open(f"{work}/{name}.bin", "rb") as f:
+        return struct.unpack(f"<{n*n}f", f.read())
+a, b = load("a"), load("b")
+lines = open(f"{work}/out.txt").read().split("\n")
+got = [float(x) for x in lines[: n * n]]
+want = [sum(a[i * n + k] * b[k * n + j] for k in range(n)) for i in range(n) for j in range(n)]
+print("   C[0][0:4] from wave-run:", got[:4])
+print("   C[0][0:4] from Python:  ", want[:4])
+bad = [(i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w]
+if bad:
+    i, g, w = bad[0]
+    print(f"   MISMATCH: {len(bad)} of {n*n} elements differ; first C[{i//n}][{i%n}] = {g}, expected {w}")
+    sys.exit(1)
+print(f"   all {n*n} elements equal the Python reference: OK")
+PY
