@@ -8,6 +8,7 @@
 
 #include "wave/Asm/InstPrinter.h"
 #include "wave/ISA/ISA.h"
+#include "wave/Support/HexDump.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -83,27 +84,6 @@ std::string workgroupString(const KernelInfo &K) {
       .str();
 }
 
-void hexDump(raw_ostream &OS, ArrayRef<uint8_t> Bytes, uint64_t Base) {
-  for (size_t Row = 0; Row < Bytes.size(); Row += 16) {
-    size_t N = std::min<size_t>(16, Bytes.size() - Row);
-    OS << format(" %08llx: ", (unsigned long long)(Base + Row));
-    for (size_t J = 0; J != 16; ++J) {
-      if (J == 8)
-        OS << ' ';
-      if (J < N)
-        OS << format("%02x ", Bytes[Row + J]);
-      else
-        OS << "   ";
-    }
-    OS << " |";
-    for (size_t J = 0; J != N; ++J) {
-      uint8_t C = Bytes[Row + J];
-      OS << (C >= 0x20 && C < 0x7F ? char(C) : '.');
-    }
-    OS << "|\n";
-  }
-}
-
 } // namespace
 
 void dumpText(raw_ostream &OS, StringRef FileName, const WbinFile &F,
@@ -143,7 +123,7 @@ void dumpText(raw_ostream &OS, StringRef FileName, const WbinFile &F,
   if (Opts.Contents) {
     for (const WbinSection &S : getSections(F, Bytes.size())) {
       OS << "\nContents of section " << S.Name << ":\n";
-      hexDump(OS, Bytes.slice(S.Offset, S.Size), S.Offset);
+      printHexRows(OS, Bytes.slice(S.Offset, S.Size), S.Offset);
     }
   }
   if (Opts.Disassemble) {

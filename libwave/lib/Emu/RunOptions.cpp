@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/RunOptions.h"
+#include "wave/Support/HexDump.h"
 #include "wave/Emu/FloatFormat.h"
 #include "wave/ISA/ISA.h"
 
@@ -146,26 +147,7 @@ void dumpMemory(ArrayRef<uint8_t> Mem, uint64_t Start, uint64_t End,
                 raw_ostream &OS) {
   OS << format("Device memory 0x%08llx-0x%08llx:\n", (unsigned long long)Start,
                (unsigned long long)End);
-  for (uint64_t Row = Start; Row < End; Row += 16) {
-    uint64_t N = std::min<uint64_t>(16, End - Row);
-    OS << format("%08llx: ", (unsigned long long)Row);
-    for (uint64_t J = 0; J != N; ++J) {
-      if (J == 8)
-        OS << ' ';
-      OS << format("%02x ", Mem[Row + J]);
-    }
-    if (N < 16) {
-      OS.indent(unsigned(3 * (16 - N)));
-      if (N <= 8)
-        OS << ' ';
-    }
-    OS << " |";
-    for (uint64_t J = 0; J != N; ++J) {
-      uint8_t C = Mem[Row + J];
-      OS << char((C >= 0x21 && C <= 0x7E) || C == ' ' ? C : '.');
-    }
-    OS << "|\n";
-  }
+  printHexRows(OS, Mem.slice(Start, End - Start), Start);
 }
 
 static Error oob(uint64_t Addr) {
