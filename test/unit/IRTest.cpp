@@ -363,7 +363,9 @@ namespace {
 
 /// Evaluates a straight-line, single-block function of one u32/i32
 /// argument built from the integer operations strength-reduce emits, with
-/// WAVE semantics (ISA.md §4.5, §4.6). Independent of the SCCP folder.
+/// WAVE semantics (ISA.md §4.5, §4.6; formats/mir.md "Semantics the
+/// optimizer relies on": division by zero gives 0, INT_MIN / -1 is INT_MIN
+/// and its remainder 0). Independent of the SCCP folder.
 uint32_t evalStraightLine(const Function &F, uint32_t Arg) {
   std::map<const Value *, uint32_t> V;
   V[F.arg(0)] = Arg;
@@ -375,7 +377,9 @@ uint32_t evalStraightLine(const Function &F, uint32_t Arg) {
   for (const Instruction &I : F.entry()->insts()) {
     if (I.opcode() == Opcode::Ret)
       return Get(I.operand(0));
-    uint32_t A = Get(I.operand(0)), B = Get(I.operand(1));
+    uint32_t A = Get(I.operand(0));
+    uint32_t B = I.numOperands() > 1 ? Get(I.operand(1)) : 0;
+    bool Signed = I.type() == Type::I32;
     uint32_t R = 0;
     switch (I.opcode()) {
     case Opcode::Add:
@@ -386,6 +390,9 @@ uint32_t evalStraightLine(const Function &F, uint32_t Arg) {
       break;
     case Opcode::Mul:
       R = A * B;
+      break;
+    case Opcode::Neg:
+      R = 0u - A;
       break;
     case Opcode::Shl:
       R = A << (B & 31);
@@ -400,14 +407,37 @@ uint32_t evalStraightLine(const Function &F, uint32_t Arg) {
       R = A & B;
       break;
     case Opcode::MulHi:
-      R = uint32_t((uint64_t(A) * B) >> 32);
+      R = Signed ? uint32_t(uint64_t(int64_t(int32_t(A)) * int32_t(B)) >> 32)
+                 : uint32_t((uint64_t(A) * B) >> 32);
+      break;
+    case Opcode::Bitcast:
+      R = A;
+      break;
+    case Opcode::Cvt: // i1 -> i32/u32
+      EXPECT_EQ(I.auxType(), Type::I1);
+      R = A & 1;
+      break;
+    case Opcode::ICmp:
+      EXPECT_EQ(I.cmpPred(), CmpPred::Eq);
+      R = A == B;
+      break;
+    case Opcode::Select:
+      R = (A & 1) ? B : Get(I.operand(2));
       break;
     case Opcode::Div:
-      R = I.type() == Type::U32 ? A / B : uint32_t(int32_t(A) / int32_t(B));
+    case Opcode::Rem: {
+      bool IsDiv = I.opcode() == Opcode::Div;
+      if (B == 0)
+        R = 0;
+      else if (!Signed)
+        R = IsDiv ? A / B : A % B;
+      else if (A == 0x80000000u && B == 0xFFFFFFFFu)
+        R = IsDiv ? A : 0;
+      else
+        R = IsDiv ? uint32_t(int32_t(A) / int32_t(B))
+                  : uint32_t(int32_t(A) % int32_t(B));
       break;
-    case Opcode::Rem:
-      R = I.type() == Type::U32 ? A % B : uint32_t(int32_t(A) % int32_t(B));
-      break;
+    }
     default:
       ADD_FAILURE() << "unexpected " << I.desc().Name;
     }
@@ -435,9 +465,45 @@ TEST(IRPasses, StrengthReductionKeepsQuotientsAndRemainders) {
     Cases.push_back({"rem", "u32", D});
     Cases.push_back({"mul", "u32", D});
   }
-  for (uint32_t D : {1u, 2u, 4u, 8u, 1024u, 1u << 30})
-    for (const char *Op : {"div", "rem", "mul"})
-      Cases.push_back({Op, "i32", D});
+  // Signed divisors: every sign, powers of two, -1, INT_MIN, the largest
+  // magnitudes, divisors whose magic number is negative (7, -7, 641) or
+  // needs no shift, and a pseudo-random sample.
+  std::vector<int32_t> SignedDs = {
+      1,         2,          4,          8,          1024,        1 << 30,
+      -1,        INT32_MIN,  -2,         -4,         -1024,       -(1 << 30),
+      3,         -3,         5,          -5,         6,           -6,
+      7,         -7,         10,         -10,        12,          25,
+      100,       -100,       641,        -641,       1000,        -1000,
+      INT32_MAX, -INT32_MAX, 0x40000001, 1000000007, -1000000007, 0x55555555};
+  uint32_t Seed = 12345;
+  auto Next = [&] { // Numerical Recipes LCG
+    Seed = Seed * 1664525u + 1013904223u;
+    return Seed;
+  };
+  for (int I = 0; I < 24; ++I) {
+    uint32_t R = Next();
+    SignedDs.push_back(int32_t(R >> (R & 31))); // all magnitudes
+  }
+  for (int32_t D : SignedDs)
+    if (D != 0)
+      for (const char *Op : {"div", "rem", "mul"})
+        Cases.push_back({Op, "i32", uint32_t(D)});
+  for (int I = 0; I < 16; ++I) {
+    uint32_t R = Next() >> (I & 31);
+    if (R > 1) {
+      Cases.push_back({"div", "u32", R});
+      Cases.push_back({"rem", "u32", R});
+    }
+  }
+  // Inputs: the edge values plus a pseudo-random sample of every magnitude.
+  std::vector<uint32_t> Inputs(std::begin(Xs), std::end(Xs));
+  for (uint32_t X : {0x80000000u, 0x80000002u, 0xC0000000u, 0x3FFFFFFFu,
+                     0x40000000u, 0xFFFFFFF9u, 0xFFFFFC18u, 6u, 14u, 21u})
+    Inputs.push_back(X);
+  for (int I = 0; I < 400; ++I) {
+    uint32_t R = Next();
+    Inputs.push_back(R >> (I & 31));
+  }
   auto P = parsePipeline("strength-reduce");
   ASSERT_TRUE(bool(P));
   for (const Case &C : Cases) {
@@ -453,8 +519,16 @@ TEST(IRPasses, StrengthReductionKeepsQuotientsAndRemainders) {
     PipelineOptions Opts;
     Opts.VerifyEach = true;
     ASSERT_FALSE(runPipeline(*Opt, *P, Opts, S)) << Text;
-    for (uint32_t X : Xs) {
-      // Signed reference division by a positive power of two never traps.
+    // Every division and remainder by a non-zero constant is reduced, and
+    // only the unsigned high product (the one WAVE has) is emitted.
+    for (const Instruction &I : Opt->functions()[0]->entry()->insts()) {
+      EXPECT_TRUE(I.opcode() != Opcode::Div && I.opcode() != Opcode::Rem)
+          << print(*Opt);
+      EXPECT_TRUE(I.opcode() != Opcode::MulHi || I.type() == Type::U32)
+          << print(*Opt);
+    }
+    for (uint32_t X : Inputs) {
+      // The reference follows WAVE: no trap on INT_MIN / -1.
       EXPECT_EQ(evalStraightLine(*Opt->functions()[0], X),
                 evalStraightLine(*Ref->functions()[0], X))
           << C.Op << ' ' << C.Ty << " x=" << X << " d=" << C.D << "\n"

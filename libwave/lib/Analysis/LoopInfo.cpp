@@ -43,15 +43,23 @@ LoopInfo::LoopInfo(const DominatorTree &DT) {
         if (G.isReachable(P) && L->Set.insert(P).second)
           Work.push_back(P);
     }
-    for (BasicBlock *B : RPO)
-      if (L->Set.count(B)) {
-        L->Blocks.push_back(B);
-        if (is_contained(Latches, B))
-          L->Latches.push_back(B);
-        for (BasicBlock *S : G.successors(B))
-          if (!L->Set.count(S) && !is_contained(L->Exits, S))
-            L->Exits.push_back(S);
-      }
+    // The loop's blocks in reverse post-order: sort the body by RPO
+    // number (O(body log body)) rather than scan the whole function's RPO
+    // for every loop (O(blocks x loops)).
+    SmallVector<std::pair<unsigned, BasicBlock *>, 16> Sorted;
+    for (const BasicBlock *B : L->Set)
+      Sorted.push_back({G.rpoNumber(B), const_cast<BasicBlock *>(B)});
+    llvm::sort(Sorted, llvm::less_first());
+    for (auto [N, B] : Sorted)
+      L->Blocks.push_back(B);
+    SmallPtrSet<const BasicBlock *, 8> ExitSet;
+    for (BasicBlock *B : L->Blocks) {
+      if (is_contained(Latches, B))
+        L->Latches.push_back(B);
+      for (BasicBlock *S : G.successors(B))
+        if (!L->Set.count(S) && ExitSet.insert(S).second)
+          L->Exits.push_back(S);
+    }
     BasicBlock *Outside = nullptr;
     unsigned NumOutside = 0;
     for (BasicBlock *P : G.predecessors(H))
@@ -65,14 +73,14 @@ LoopInfo::LoopInfo(const DominatorTree &DT) {
   }
   // Headers come in reverse post-order, so an enclosing loop (whose header
   // dominates the inner header) is created before the loops it contains.
+  // Natural loops with different headers are disjoint or nested (Aho,
+  // Sethi, Ullman §10.4), so the loops containing a header form a chain and
+  // the innermost of them is the last one created before this loop: the
+  // value Innermost holds for the header at this point (O(1) per loop
+  // instead of a scan of all earlier loops).
   for (unsigned I = 0; I < Loops.size(); ++I) {
     Loop *L = Loops[I].get();
-    for (unsigned J = I; J-- > 0;) {
-      Loop *Outer = Loops[J].get();
-      if (Outer->contains(L->Header) &&
-          (!L->Parent || L->Parent->Blocks.size() > Outer->Blocks.size()))
-        L->Parent = Outer;
-    }
+    L->Parent = Innermost.lookup(L->Header);
     if (L->Parent)
       L->Parent->SubLoops.push_back(L);
     else

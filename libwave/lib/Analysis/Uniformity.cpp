@@ -30,6 +30,10 @@ static bool isSource(const Instruction &I) {
   case Opcode::Call:
     return true;
   default:
+    // Each lane has its own private slots, so what a lane loads from one
+    // may differ from its neighbours' whatever the address.
+    if (I.desc().Shp == Shape::Load && I.auxType() == Type::PtrPrivate)
+      return true;
     return I.desc().Shp == Shape::Atomic || I.desc().Shp == Shape::AtomicCas;
   }
 }

@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "wave/IR/MIR.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -105,7 +107,8 @@ bool isValidCvt(Type From, Type To) {
 
 bool isValidBitcast(Type From, Type To) {
   if (From == Type::Void || To == Type::Void || From == Type::I1 ||
-      To == Type::I1 || From == To)
+      To == Type::I1 || From == To || From == Type::PtrPrivate ||
+      To == Type::PtrPrivate)
     return false;
   return typeBits(From) == typeBits(To);
 }
@@ -117,16 +120,21 @@ bool isValidBitcast(Type From, Type To) {
 Value::~Value() = default;
 
 void Value::addUse(Instruction *User, unsigned OpNo) {
+  User->UseSlot[OpNo] = Uses.size();
   Uses.push_back({User, OpNo});
 }
 
 void Value::removeUse(Instruction *User, unsigned OpNo) {
-  for (unsigned I = 0, E = Uses.size(); I != E; ++I)
-    if (Uses[I].User == User && Uses[I].OpNo == OpNo) {
-      Uses.erase(Uses.begin() + I);
-      return;
-    }
-  llvm_unreachable("use not found");
+  // O(1): a value used a million times (a constant, a kernel parameter)
+  // must not make every erase of one of its users a linear scan.
+  unsigned Slot = User->UseSlot[OpNo];
+  assert(Slot < Uses.size() && Uses[Slot].User == User &&
+         Uses[Slot].OpNo == OpNo && "use not found");
+  if (Slot + 1 != Uses.size()) {
+    Uses[Slot] = Uses.back();
+    Uses[Slot].User->UseSlot[Uses[Slot].OpNo] = Slot;
+  }
+  Uses.pop_back();
 }
 
 void Value::replaceAllUsesWith(Value *New) {
@@ -150,6 +158,7 @@ Function *Instruction::function() const {
 
 void Instruction::addOperand(Value *V) {
   Ops.push_back(V);
+  UseSlot.push_back(0);
   V->addUse(this, Ops.size() - 1);
 }
 
@@ -164,6 +173,7 @@ void Instruction::removeOperand(unsigned I) {
   for (unsigned J = I, E = Ops.size(); J != E; ++J)
     Ops[J]->removeUse(this, J);
   Ops.erase(Ops.begin() + I);
+  UseSlot.pop_back();
   for (unsigned J = I, E = Ops.size(); J != E; ++J)
     Ops[J]->addUse(this, J);
   if (isPhi())
@@ -174,6 +184,7 @@ void Instruction::dropAllOperands() {
   for (unsigned I = 0, E = Ops.size(); I != E; ++I)
     Ops[I]->removeUse(this, I);
   Ops.clear();
+  UseSlot.clear();
 }
 
 Value *Instruction::incomingFor(const BasicBlock *BB) const {
@@ -281,17 +292,31 @@ void Function::eraseBlock(BasicBlock *BB) {
 }
 
 void Function::reorderBlocks(ArrayRef<BasicBlock *> Order) {
+  // O(blocks): one index map instead of a blockIndex() search per block.
+  DenseMap<const BasicBlock *, unsigned> Index;
+  for (unsigned I = 0, E = Blocks.size(); I != E; ++I)
+    Index[Blocks[I].get()] = I;
   std::vector<std::unique_ptr<BasicBlock>> New;
   New.reserve(Blocks.size());
   for (BasicBlock *BB : Order) {
-    int Idx = blockIndex(BB);
-    if (Idx >= 0 && Blocks[Idx])
-      New.push_back(std::move(Blocks[Idx]));
+    auto It = Index.find(BB);
+    if (It != Index.end() && Blocks[It->second])
+      New.push_back(std::move(Blocks[It->second]));
   }
   for (auto &BB : Blocks)
     if (BB)
       New.push_back(std::move(BB));
   Blocks = std::move(New);
+}
+
+void Function::eraseBlocks(ArrayRef<BasicBlock *> Dead) {
+  SmallPtrSet<const BasicBlock *, 16> Set(Dead.begin(), Dead.end());
+  for (BasicBlock *BB : Dead)
+    for (Instruction &I : BB->insts())
+      I.dropAllOperands();
+  llvm::erase_if(Blocks, [&](const std::unique_ptr<BasicBlock> &BB) {
+    return Set.count(BB.get());
+  });
 }
 
 int Function::blockIndex(const BasicBlock *BB) const {

@@ -164,7 +164,7 @@ public:
       if (isAlpha(C) || C == '_') {
         while (Cur != End && (isAlnum(*Cur) || *Cur == '_'))
           ++Cur;
-        // ptr<device>, ptr<local>: one token.
+        // ptr<device>, ptr<local>, ptr<private>: one token.
         if (StringRef(Start, Cur - Start) == "ptr" && Cur != End &&
             *Cur == '<') {
           const char *P = Cur + 1;
@@ -640,6 +640,13 @@ bool Parser::parseInstruction(BasicBlock &BB) {
     Ok = TypeParam(ValTy) && Operands(1, ValTy) && Comma() && PtrType(P) &&
          Operands(1, P);
     I->setAuxType(P);
+    break;
+  }
+  case Shape::Alloca: {
+    Type Slot = Type::Void;
+    Ok = TypeParam(Slot);
+    I->setAuxType(Slot);
+    Ty = Type::PtrPrivate;
     break;
   }
   case Shape::Atomic:

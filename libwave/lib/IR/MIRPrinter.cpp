@@ -164,6 +164,9 @@ void printInstruction(const Instruction &I, const SlotNames &N,
   case Shape::Load:
     OS << ' ' << Ty(I.type()) << ", " << Ty(I.auxType()) << ' ' << V(0);
     break;
+  case Shape::Alloca:
+    OS << ' ' << Ty(I.auxType());
+    break;
   case Shape::Store:
     OS << ' ' << Ty(I.operand(0)->type()) << ' ' << V(0) << ", "
        << Ty(I.auxType()) << ' ' << V(1);

@@ -11,7 +11,8 @@ namespace wave::mir {
 
 static const char *const TypeNames[NumTypes] = {
     "void", "i1",  "i32",   "u32",    "f16",         "bf16",
-    "f32",  "f64", "v2f16", "v2bf16", "ptr<device>", "ptr<local>"};
+    "f32",  "f64", "v2f16", "v2bf16", "ptr<device>", "ptr<local>",
+    "ptr<private>"};
 
 StringRef typeName(Type T) { return TypeNames[unsigned(T)]; }
 

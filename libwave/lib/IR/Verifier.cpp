@@ -10,8 +10,11 @@
 #include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRPrinter.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -21,7 +24,7 @@ namespace {
 
 class FunctionVerifier {
 public:
-  explicit FunctionVerifier(const Function &F) : F(F), Names(F) {}
+  explicit FunctionVerifier(const Function &F) : F(F) {}
 
   Error run();
 
@@ -34,7 +37,21 @@ private:
   void checkSignature();
 
   const Function &F;
-  SlotNames Names;
+  /// Value and block names for messages, built on the first error only:
+  /// a well-formed function never pays for them.
+  std::optional<SlotNames> Names;
+  const SlotNames &names() {
+    if (!Names)
+      Names.emplace(F);
+    return *Names;
+  }
+  /// The blocks of F, for O(1) branch-target checks (a blockIndex() search
+  /// per branch made the check O(blocks^2)).
+  SmallPtrSet<const BasicBlock *, 32> OwnBlocks;
+  /// Position of every instruction in its block, so that a same-block
+  /// dominance check is O(1) instead of a walk from the block's start
+  /// (which made long straight-line blocks quadratic).
+  DenseMap<const Instruction *, unsigned> Position;
   Error Errs = Error::success();
   unsigned Count = 0;
 };
@@ -45,12 +62,12 @@ void FunctionVerifier::fail(const BasicBlock *BB, const Instruction *I,
     return;
   std::string Where = ("function '@" + F.name() + "'").str();
   if (BB)
-    Where += ", block '" + Names.block(BB) + "'";
+    Where += ", block '" + names().block(BB) + "'";
   SMLoc Loc = F.loc();
   if (I) {
     std::string Text;
     raw_string_ostream OS(Text);
-    printInstruction(*I, Names, OS);
+    printInstruction(*I, names(), OS);
     Where += ", instruction '" + Text + "'";
     Loc = I->loc();
   } else if (BB && BB->loc().isValid()) {
@@ -78,7 +95,7 @@ void FunctionVerifier::checkSignature() {
     if (!(T == Type::I32 || T == Type::U32 || T == Type::F32 ||
           T == Type::PtrDevice))
       fail(nullptr, nullptr,
-           "kernel parameter " + Twine(I) + " ('" + Names.value(F.arg(I)) +
+           "kernel parameter " + Twine(I) + " ('" + names().value(F.arg(I)) +
                "') has type '" + typeName(T) +
                "'; kernel parameters are i32, u32, f32 or ptr<device> "
                "(one 32-bit register each)");
@@ -106,7 +123,7 @@ void FunctionVerifier::checkStructure(const BasicBlock &BB) {
       fail(&BB, &I, "terminator in the middle of the block");
     for (BasicBlock *S :
          I.isTerminator() ? I.blocks() : ArrayRef<BasicBlock *>())
-      if (!S || S->parent() != &F || F.blockIndex(S) < 0)
+      if (!S || S->parent() != &F || !OwnBlocks.count(S))
         fail(&BB, &I, "branch to a block outside the function");
   }
   if (!BB.terminator())
@@ -185,6 +202,10 @@ void FunctionVerifier::checkTypes(const Instruction &I) {
     Want = {I.numOperands() ? I.operand(0)->type() : Type::Void, I.auxType()};
     if (!isPtrType(I.auxType()))
       Bad("the address must be a pointer");
+    break;
+  case Shape::Alloca: // uses are checked by verifyPrivateSlots
+    TypeOk(I.auxType());
+    Result = Type::PtrPrivate;
     break;
   case Shape::Atomic:
   case Shape::AtomicCas:
@@ -280,7 +301,7 @@ void FunctionVerifier::checkTypes(const Instruction &I) {
   }
   for (unsigned K = 0; K < Want.size(); ++K)
     if (I.operand(K)->type() != Want[K])
-      Bad("operand " + Twine(K + 1) + " ('" + Names.value(I.operand(K)) +
+      Bad("operand " + Twine(K + 1) + " ('" + names().value(I.operand(K)) +
           "') has type '" + typeName(I.operand(K)->type()) + "', expected '" +
           typeName(Want[K]) + "'");
   if (I.imms().size() != Imms)
@@ -308,16 +329,16 @@ void FunctionVerifier::checkPhi(const Instruction &I, const CFG &G) {
     const BasicBlock *In = I.block(K);
     if (!is_contained(Preds, In))
       fail(BB, &I,
-           "'" + Names.block(In) + "' is not a predecessor of '" +
-               Names.block(BB) + "'");
+           "'" + names().block(In) + "' is not a predecessor of '" +
+               names().block(BB) + "'");
     else if (!Seen.insert(In).second)
       fail(BB, &I,
-           "more than one incoming value for '" + Names.block(In) + "'");
+           "more than one incoming value for '" + names().block(In) + "'");
   }
   for (const BasicBlock *P : Preds)
     if (!Seen.count(P))
       fail(BB, &I,
-           "no incoming value for predecessor '" + Names.block(P) + "'");
+           "no incoming value for predecessor '" + names().block(P) + "'");
 }
 
 void FunctionVerifier::checkOperands(const Instruction &I,
@@ -354,19 +375,24 @@ void FunctionVerifier::checkOperands(const Instruction &I,
       continue;
     if (!G.isReachable(Def->parent())) {
       fail(BB, &I,
-           "'" + Names.value(Def) + "' is defined in unreachable block '" +
-               Names.block(Def->parent()) + "'");
+           "'" + names().value(Def) + "' is defined in unreachable block '" +
+               names().block(Def->parent()) + "'");
       continue;
     }
     if (Def == &I && !I.isPhi()) {
-      fail(BB, &I, "'" + Names.value(Def) + "' is used by its own definition");
+      fail(BB, &I,
+           "'" + names().value(Def) + "' is used by its own definition");
       continue;
     }
-    if (!DT.dominatesUse(Def, &I, K))
+    bool Dominates = !I.isPhi() && Def->parent() == BB
+                         ? Position.lookup(Def) < Position.lookup(&I)
+                         : DT.dominatesUse(Def, &I, K);
+    if (!Dominates)
       fail(BB, &I,
-           "'" + Names.value(Def) + "' does not dominate this use" +
-               (I.isPhi() ? " (incoming from '" + Names.block(I.block(K)) + "')"
-                          : std::string()));
+           "'" + names().value(Def) + "' does not dominate this use" +
+               (I.isPhi()
+                    ? " (incoming from '" + names().block(I.block(K)) + "')"
+                    : std::string()));
   }
 }
 
@@ -378,6 +404,8 @@ Error FunctionVerifier::run() {
   }
   unsigned Before = Count;
   for (const auto &BB : F.blocks())
+    OwnBlocks.insert(BB.get());
+  for (const auto &BB : F.blocks())
     checkStructure(*BB);
   // Dominance and phi checks need a sound CFG; stop after structural errors.
   if (Count != Before)
@@ -386,6 +414,11 @@ Error FunctionVerifier::run() {
   if (!G.predecessors(F.entry()).empty())
     fail(F.entry(), nullptr, "the entry block cannot be a branch target");
   DominatorTree DT(G);
+  for (const auto &BB : F.blocks()) {
+    unsigned N = 0;
+    for (const Instruction &I : BB->insts())
+      Position[&I] = N++;
+  }
   for (const auto &BB : F.blocks())
     for (const Instruction &I : BB->insts()) {
       checkTypes(I);
@@ -398,7 +431,9 @@ Error FunctionVerifier::run() {
 
 } // namespace
 
-Error verifyFunction(const Function &F) { return FunctionVerifier(F).run(); }
+Error verifyFunction(const Function &F) {
+  return joinErrors(FunctionVerifier(F).run(), verifyPrivateSlots(F));
+}
 
 Error verifyModule(const Module &M) {
   Error All = Error::success();

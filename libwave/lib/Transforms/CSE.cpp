@@ -29,9 +29,10 @@
 #include "wave/Analysis/Dominators.h"
 #include "wave/Transforms/Pass.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 using namespace llvm;
@@ -41,6 +42,15 @@ namespace wave::mir {
 namespace {
 
 using Key = std::vector<uint64_t>;
+
+/// Hash of a Key: the tables are hash maps, so a lookup is O(key) rather
+/// than O(key x log table) comparisons of a std::map.
+struct KeyHash {
+  size_t operator()(const Key &K) const {
+    return llvm::hash_combine_range(K.begin(), K.end());
+  }
+};
+using Table = std::unordered_map<Key, Instruction *, KeyHash>;
 
 /// The identity of \p I as a flat key.
 static Key keyOf(const Instruction &I) {
@@ -73,7 +83,13 @@ public:
       return false;
     CFG G(F);
     DominatorTree DT(G);
-    std::map<Key, Instruction *> Avail;
+    Table Avail;
+    // One bucket array up front: rehashing a large table repeatedly costs
+    // more than the lookups themselves.
+    size_t NumInsts = 0;
+    for (const auto &BB : F.blocks())
+      NumInsts += BB->size();
+    Avail.reserve(NumInsts);
     // Undo log: keys inserted in each open scope.
     struct Frame {
       BasicBlock *BB;
@@ -84,7 +100,7 @@ public:
     unsigned Removed = 0;
     auto Enter = [&](BasicBlock *BB) {
       Frame Fr{BB, 0, {}};
-      std::map<Key, Instruction *> Local; // convergent ops: this block only
+      Table Local; // convergent ops: this block only
       for (auto It = BB->begin(); It != BB->end();) {
         Instruction &I = *It++;
         if (!isCandidate(I))

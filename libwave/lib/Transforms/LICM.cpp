@@ -25,6 +25,7 @@
 #include "wave/Analysis/LoopInfo.h"
 #include "wave/Transforms/Pass.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Casting.h"
@@ -49,36 +50,69 @@ public:
   bool runOnFunction(Function &F, PassStats &Stats) override {
     if (!F.entry())
       return false;
-    // Work on one loop at a time: a new preheader changes the CFG, so the
-    // analyses are rebuilt after every loop that needed one. Loops are
-    // identified by their headers.
+    // The analyses are computed once. Loops are visited innermost first:
+    // LoopInfo lists an enclosing loop before the loops it contains, so the
+    // reverse of its list is an innermost-first order. Hoisting moves
+    // instructions but changes no edge; a new preheader does change the
+    // CFG, but only the edges into its own loop's header, so the snapshot
+    // stays right for every loop not yet visited as long as the new block
+    // is counted in the enclosing loops (PreOwner) and visited before the
+    // header it precedes (PreOf). Rebuilding the analyses per loop, as a
+    // first version did, made the pass O(loops x blocks).
+    CFG G(F);
+    DominatorTree DT(G);
+    LoopInfo LI(DT);
     bool Changed = false;
-    SmallPtrSet<const BasicBlock *, 8> Done;
-    for (;;) {
-      CFG G(F);
-      DominatorTree DT(G);
-      LoopInfo LI(DT);
-      // Innermost first: the last loop in LoopInfo's order without an
-      // unprocessed subloop.
-      Loop *L = nullptr;
-      for (const auto &Cand : llvm::reverse(LI.loops()))
-        if (!Done.count(Cand->header()) &&
-            all_of(Cand->subLoops(),
-                   [&](Loop *S) { return Done.count(S->header()); })) {
-          L = Cand.get();
-          break;
-        }
-      if (!L)
-        return Changed;
-      Done.insert(L->header());
-      Changed |= hoist(F, G, *L, Stats);
+    for (const auto &L : llvm::reverse(LI.loops()))
+      Changed |= hoist(F, G, LI, *L, Stats);
+    if (!NewBlocks.empty()) {
+      // New preheaders were appended; put each right after the block it
+      // was created for (the most recent first, as repeated inserts after
+      // one block would), in one O(blocks) reorder.
+      DenseMap<const BasicBlock *, SmallVector<BasicBlock *, 1>> After;
+      SmallPtrSet<const BasicBlock *, 8> New;
+      for (auto [Anchor, Pre] : NewBlocks) {
+        After[Anchor].push_back(Pre);
+        New.insert(Pre);
+      }
+      std::vector<BasicBlock *> Order;
+      for (const auto &BB : F.blocks()) {
+        if (New.count(BB.get()))
+          continue;
+        Order.push_back(BB.get());
+        auto It = After.find(BB.get());
+        if (It != After.end())
+          Order.insert(Order.end(), It->second.rbegin(), It->second.rend());
+      }
+      F.reorderBlocks(Order);
     }
+    NewBlocks.clear();
+    PreOwner.clear();
+    PreOf.clear();
+    return Changed;
   }
 
 private:
+  /// Preheaders made by this run, with the block each was placed after.
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> NewBlocks;
+  /// A new preheader -> the header it precedes. The preheader belongs to
+  /// exactly the loops that strictly contain that header's loop.
+  DenseMap<const BasicBlock *, const BasicBlock *> PreOwner;
+  /// A header -> the preheader made for its loop.
+  DenseMap<const BasicBlock *, BasicBlock *> PreOf;
+
+  /// \p BB is in \p L, counting the preheaders made so far. O(1): a new
+  /// preheader is in L when L contains the header it precedes and is not
+  /// that header's own loop (natural loops nest, LoopInfo.h).
+  bool contains(const Loop &L, const BasicBlock *BB) const {
+    auto It = PreOwner.find(BB);
+    if (It == PreOwner.end())
+      return L.contains(BB);
+    return L.header() != It->second && L.contains(It->second);
+  }
+
   /// Makes sure \p L has a preheader and returns it.
-  BasicBlock *preheader(Function &F, const CFG &G, const Loop &L,
-                        PassStats &Stats) {
+  BasicBlock *preheader(Function &F, const CFG &G, Loop &L, PassStats &Stats) {
     if (BasicBlock *P = L.preheader())
       return P;
     BasicBlock *H = L.header();
@@ -88,9 +122,11 @@ private:
         Outside.push_back(P);
     if (Outside.empty())
       return nullptr; // only reachable through itself: unreachable loop
-    BasicBlock *Pre = F.addBlockAfter(
-        Outside.back(),
-        H->name().empty() ? "" : (H->name() + ".preheader").str());
+    BasicBlock *Pre =
+        F.addBlock(H->name().empty() ? "" : (H->name() + ".preheader").str());
+    NewBlocks.push_back({Outside.back(), Pre});
+    PreOwner[Pre] = H;
+    PreOf[H] = Pre;
     for (BasicBlock *P : Outside) {
       Instruction *T = P->terminator();
       for (unsigned K = 0; K < T->blocks().size(); ++K)
@@ -125,21 +161,38 @@ private:
     return Pre;
   }
 
-  bool hoist(Function &F, const CFG &G, const Loop &L, PassStats &Stats) {
-    // Candidates in loop block order (reverse post-order), so an invariant
-    // operand defined in the loop is hoisted before its users.
+  bool hoist(Function &F, const CFG &G, const LoopInfo &LI, Loop &L,
+             PassStats &Stats) {
+    // Candidates in loop block order (reverse post-order, a new preheader
+    // of an inner loop just before that loop's header), so an invariant
+    // operand defined in the loop is hoisted before its users. Blocks of
+    // subloops are skipped: those loops were done first, and whatever they
+    // kept depends on a value defined in them, so it varies in L too. That
+    // keeps a nest D deep from costing O(D^2) scans of its inner blocks.
     SmallVector<Instruction *, 16> ToHoist;
     SmallPtrSet<const Value *, 16> Invariant;
     auto IsInvariant = [&](const Value *V) {
       const auto *I = dyn_cast<Instruction>(V);
-      return !I || !L.contains(I->parent()) || Invariant.count(I);
+      return !I || !contains(L, I->parent()) || Invariant.count(I);
     };
-    for (BasicBlock *BB : L.blocks())
+    auto Scan = [&](BasicBlock *BB) {
       for (Instruction &I : BB->insts())
         if (isHoistable(I) && all_of(I.operands(), IsInvariant)) {
           Invariant.insert(&I);
           ToHoist.push_back(&I);
         }
+    };
+    for (BasicBlock *BB : L.blocks()) {
+      Loop *Inner = LI.loopFor(BB);
+      if (Inner != &L) {
+        // The header of a direct subloop: its new preheader is L's.
+        if (Inner->header() == BB && Inner->parent() == &L)
+          if (BasicBlock *Pre = PreOf.lookup(BB))
+            Scan(Pre);
+        continue;
+      }
+      Scan(BB);
+    }
     if (ToHoist.empty())
       return false;
     BasicBlock *Pre = preheader(F, G, L, Stats);

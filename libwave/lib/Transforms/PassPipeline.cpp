@@ -75,19 +75,26 @@ Expected<Pipeline> parsePipeline(StringRef Spec) {
 std::vector<StringRef> optLevelPasses(unsigned Level) {
   // Seed 003, "Optimization". simplifycfg runs first to drop unreachable
   // blocks and fold constant branches before the other passes, and last to
-  // clean up the blocks they emptied; sccp runs before the rest so that they
-  // see its constants (strength-reduce needs constant divisors); licm
-  // hoists before cse so that hoisted copies meet the preheader's code;
-  // dce removes what the others left unused.
-  // TODO(issue 3): -O2 also runs mem2reg, and -O3 adds loop unrolling and
-  // inlining, once those passes exist; they are not listed until then, so
-  // -O3 equals -O2 for now.
+  // clean up the blocks they emptied; mem2reg turns the front end's private
+  // variables into SSA values before anything else looks at them; sccp
+  // runs before the rest so that they see its constants (strength-reduce
+  // needs constant divisors); licm hoists before cse so that hoisted copies
+  // meet the preheader's code; dce removes what the others left unused.
+  // -O3 inlines first (so that mem2reg also promotes the inlined callees'
+  // slots and sccp sees constant arguments), unrolls after licm (loops then
+  // have preheaders and a smaller body), and runs sccp and simplifycfg
+  // again to fold the unrolled induction variables and merge the copies.
   std::vector<StringRef> P;
   if (Level == 1)
     P = {"simplifycfg", "cse", "dce", "simplifycfg"};
-  else if (Level >= 2)
-    P = {"simplifycfg",     "sccp", "simplifycfg", "licm",
-         "strength-reduce", "cse",  "dce",         "simplifycfg"};
+  else if (Level == 2)
+    P = {"simplifycfg", "mem2reg",         "sccp", "simplifycfg", "licm",
+         "strength-reduce", "cse", "dce",  "simplifycfg"};
+  else if (Level >= 3)
+    P = {"simplifycfg", "inline",      "mem2reg", "sccp",
+         "simplifycfg", "licm",        "loop-unroll", "sccp",
+         "simplifycfg", "strength-reduce", "cse",  "dce",
+         "simplifycfg"};
   return P;
 }
 

@@ -27,6 +27,7 @@
 #include "wave/Analysis/CFG.h"
 #include "wave/Transforms/Pass.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Casting.h"
@@ -124,25 +125,67 @@ private:
         I.dropAllOperands();
     }
     // Values of dead blocks can only be used in dead blocks (the verifier
-    // rejects other uses), whose operands are gone now.
-    for (BasicBlock *BB : Dead)
-      F.eraseBlock(BB);
+    // rejects other uses), whose operands are gone now. One sweep, not one
+    // O(blocks) erase per dead block.
+    F.eraseBlocks(Dead);
     Stats.add(name(), "blocks removed", Dead.size());
     return true;
   }
 
+  /// Predecessor lists of every block, kept up to date by mergeBlocks and
+  /// bypassEmpty as they edit branches, so that each round costs
+  /// O(blocks + edges) instead of one CFG rebuild per block (the CFG of
+  /// CFG.h is a snapshot). Like CFG.h, each predecessor appears once and
+  /// the lists are in block order.
+  struct PredMap {
+    DenseMap<const BasicBlock *, SmallVector<BasicBlock *, 2>> Preds;
+    DenseMap<const BasicBlock *, unsigned> Index;
+
+    explicit PredMap(const Function &F) {
+      for (unsigned I = 0; I < F.numBlocks(); ++I)
+        Index[F.blocks()[I].get()] = I;
+      for (const auto &BB : F.blocks()) {
+        Preds[BB.get()];
+        for (BasicBlock *S : BB->successors()) {
+          auto &L = Preds[S];
+          if (L.empty() || L.back() != BB.get())
+            L.push_back(BB.get());
+        }
+      }
+    }
+    SmallVector<BasicBlock *, 2> &of(const BasicBlock *BB) { return Preds[BB]; }
+    void remove(const BasicBlock *BB, const BasicBlock *P) {
+      llvm::erase(Preds[BB], P);
+    }
+    /// Adds \p P to the predecessors of \p BB at its block-order place.
+    void add(const BasicBlock *BB, BasicBlock *P) {
+      auto &L = Preds[BB];
+      if (is_contained(L, P))
+        return;
+      unsigned PI = Index.lookup(P);
+      auto *It =
+          llvm::find_if(L, [&](BasicBlock *X) { return Index.lookup(X) > PI; });
+      L.insert(It, P);
+    }
+  };
+
   bool mergeBlocks(Function &F, PassStats &Stats) {
     bool Changed = false;
-    for (unsigned Idx = 1; Idx < F.numBlocks();) {
-      BasicBlock *BB = F.blocks()[Idx].get();
-      CFG G(F);
-      ArrayRef<BasicBlock *> Preds = G.predecessors(BB);
+    PredMap PM(F);
+    // Visit a snapshot of the block list; merged blocks are erased in one
+    // sweep at the end. After BB merges into P, P carries BB's terminator,
+    // so BB's successors see P as their predecessor.
+    SmallVector<BasicBlock *, 16> Order;
+    for (const auto &BB : F.blocks())
+      Order.push_back(BB.get());
+    SmallVector<BasicBlock *, 8> Merged;
+    for (unsigned Idx = 1; Idx < Order.size(); ++Idx) {
+      BasicBlock *BB = Order[Idx];
+      ArrayRef<BasicBlock *> Preds = PM.of(BB);
       BasicBlock *P = Preds.size() == 1 ? Preds[0] : nullptr;
       Instruction *PT = P ? P->terminator() : nullptr;
-      if (!P || P == BB || !PT || PT->opcode() != Opcode::Br) {
-        ++Idx;
+      if (!P || P == BB || !PT || PT->opcode() != Opcode::Br)
         continue;
-      }
       // Phis of BB have exactly one entry (from P).
       while (hasPhis(BB)) {
         Instruction &Phi = BB->front();
@@ -152,17 +195,25 @@ private:
       PT->eraseFromParent();
       while (!BB->empty())
         P->append(BB->remove(&BB->front()));
-      for (BasicBlock *S : P->successors())
+      for (BasicBlock *S : P->successors()) {
         renamePhiEntries(S, BB, P);
-      F.eraseBlock(BB);
+        auto &SP = PM.of(S);
+        if (is_contained(SP, P))
+          llvm::erase(SP, BB);
+        else
+          llvm::replace(SP, BB, P);
+      }
+      Merged.push_back(BB);
       Stats.add(name(), "blocks merged");
       Changed = true;
     }
+    F.eraseBlocks(Merged);
     return Changed;
   }
 
   bool bypassEmpty(Function &F, PassStats &Stats) {
     bool Changed = false;
+    PredMap PM(F);
     for (unsigned Idx = 1; Idx < F.numBlocks(); ++Idx) {
       BasicBlock *BB = F.blocks()[Idx].get();
       if (BB->size() != 1 || BB->front().opcode() != Opcode::Br)
@@ -170,15 +221,17 @@ private:
       BasicBlock *S = BB->front().block(0);
       if (S == BB)
         continue;
-      CFG G(F);
       bool SPhis = hasPhis(S);
-      for (BasicBlock *P : SmallVector<BasicBlock *, 4>(G.predecessors(BB))) {
-        if (SPhis && is_contained(G.successors(P), S))
-          continue;
+      SmallVector<BasicBlock *, 4> BBPreds(PM.of(BB).begin(), PM.of(BB).end());
+      for (BasicBlock *P : BBPreds) {
         Instruction *PT = P->terminator();
+        if (SPhis && is_contained(PT->blocks(), S))
+          continue;
         for (unsigned K = 0; K < PT->blocks().size(); ++K)
           if (PT->block(K) == BB)
             PT->setBlock(K, S);
+        PM.remove(BB, P);
+        PM.add(S, P);
         for (Instruction &Phi : S->insts()) {
           if (!Phi.isPhi())
             break;

@@ -9,7 +9,8 @@
 // "Whole-Function Vectorization" (CGO 2011), as refined by Rosemann, Moll
 // and Hack, "An Abstract Interpretation for SPMD Divergence on Reducible
 // Control Flow Graphs" (POPL 2021):
-//  * sources: thread_id_x/y/z and lane_id, atomics' results, the lane-
+//  * sources: thread_id_x/y/z and lane_id, atomics' results, loads from
+//    private slots (each lane has its own, formats/mir.md), the lane-
 //    dependent wave operations (shuffles, prefix sum), call results and the
 //    parameters of device functions (there is no interprocedural analysis);
 //    kernel parameters are uniform (DESIGN.md "Kernel ABI": every lane gets

@@ -14,7 +14,8 @@
 //                successors.
 //   imms()       icmp/fcmp: CmpPred; atomics and fences: Scope; sreg:
 //                special-register index (SpecialRegs.def); mma: fragment ids.
-//   auxType()    cvt/bitcast: source type; load/store: pointer type.
+//   auxType()    cvt/bitcast: source type; load/store: pointer type;
+//                alloca: the slot's type (the result is ptr<private>).
 //   callee()     call: the called Function.
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +72,7 @@ enum class Shape : uint8_t {
   Cvt,        ///< %r = op S %a to T
   Load,       ///< %r = op T, P %p                  P : pointer
   Store,      ///< op T %v, P %p
+  Alloca,     ///< %r = op T                       r : ptr<private>
   Atomic,     ///< %r = op SCOPE T, P %p, %v
   AtomicCas,  ///< %r = op SCOPE T, P %p, %cmp, %new
   Shuffle,    ///< %r = op T %v, %lane              lane : u32
@@ -163,6 +165,8 @@ public:
   llvm::StringRef name() const { return Name; }
   void setName(llvm::StringRef N) { Name = N.str(); }
 
+  /// Every use, in no particular order (removing a use moves the last one
+  /// into its place, so that removal is O(1)).
   llvm::ArrayRef<Use> uses() const { return Uses; }
   bool hasUses() const { return !Uses.empty(); }
   unsigned numUses() const { return Uses.size(); }
@@ -176,7 +180,10 @@ protected:
 
 private:
   friend class Instruction;
+  /// Appends a use and records its position in User's use slots.
   void addUse(Instruction *User, unsigned OpNo);
+  /// Removes the use (User, OpNo) in O(1): the position comes from User's
+  /// use slots and the last use moves into the hole.
   void removeUse(Instruction *User, unsigned OpNo);
 
   Kind K;
@@ -303,6 +310,7 @@ public:
 
 private:
   friend class BasicBlock;
+  friend class Value;
   Instruction(Opcode Op, Type Ty) : Value(Kind::Instruction, Ty), Op(Op) {}
 
   Opcode Op;
@@ -311,6 +319,9 @@ private:
   Function *Callee = nullptr;
   llvm::SMLoc Loc;
   llvm::SmallVector<Value *, 3> Ops;
+  /// UseSlot[I] is the index of this instruction's use of Ops[I] in
+  /// Ops[I]->Uses (kept by Value::addUse/removeUse).
+  llvm::SmallVector<unsigned, 3> UseSlot;
   llvm::SmallVector<BasicBlock *, 2> Blocks;
   llvm::SmallVector<uint32_t, 1> Imms;
 };
@@ -408,8 +419,11 @@ public:
   /// Deletes \p BB. Its instructions must have no uses outside it and no
   /// branch or phi may still name it.
   void eraseBlock(BasicBlock *BB);
+  /// Deletes every block of \p Dead (same conditions as eraseBlock) in one
+  /// O(blocks) sweep; the others keep their order.
+  void eraseBlocks(llvm::ArrayRef<BasicBlock *> Dead);
   /// Puts the blocks in \p Order first, in that order; blocks not listed
-  /// follow in their current order.
+  /// follow in their current order. O(blocks).
   void reorderBlocks(llvm::ArrayRef<BasicBlock *> Order);
   /// Index of \p BB in blocks(), or -1.
   int blockIndex(const BasicBlock *BB) const;

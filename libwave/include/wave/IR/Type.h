@@ -4,8 +4,10 @@
 // on pipes"): i1, the 32-bit integers i32 and u32 (same bits, signedness is
 // part of the type so that div/rem/min/max/icmp/cvt need no flag), the
 // floating types f16 bf16 f32 f64, packed pairs v2f16 v2bf16 (one 32-bit
-// register, ISA.md §4.8), and 32-bit byte-offset pointers into device or
-// local memory. `void` is only a function result type.
+// register, ISA.md §4.8), 32-bit byte-offset pointers into device or
+// local memory, and `ptr<private>`, the address of a per-thread variable
+// slot made by `alloca` (formats/mir.md, "Private variables"). `void` is
+// only a function result type.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_IR_TYPE_H
@@ -32,11 +34,16 @@ enum class Type : uint8_t {
   V2BF16,
   PtrDevice,
   PtrLocal,
+  /// The address of an `alloca` slot (a per-thread variable). Only an
+  /// alloca produces one and only load/store addresses use one (Verifier.h,
+  /// verifyPrivateSlots); it is not in TM_Ptr, so ptradd, icmp and pointer
+  /// stores do not take it.
+  PtrPrivate,
 };
 
 /// Number of Type enumerators.
-inline constexpr unsigned NumTypes = 12;
-static_assert(unsigned(Type::PtrLocal) + 1 == NumTypes,
+inline constexpr unsigned NumTypes = 13;
+static_assert(unsigned(Type::PtrPrivate) + 1 == NumTypes,
               "NumTypes must follow the last Type");
 
 /// A set of types, one bit per Type enumerator (used by MIROps.def).
@@ -76,8 +83,10 @@ std::optional<Type> parseTypeName(llvm::StringRef S);
 unsigned typeBits(Type T);
 
 inline bool isIntType(Type T) { return T == Type::I32 || T == Type::U32; }
+/// Any address type a load or store accepts: ptr<device>, ptr<local> and
+/// ptr<private>.
 inline bool isPtrType(Type T) {
-  return T == Type::PtrDevice || T == Type::PtrLocal;
+  return T == Type::PtrDevice || T == Type::PtrLocal || T == Type::PtrPrivate;
 }
 /// Scalar or packed floating type.
 inline bool isFloatType(Type T) { return (TM_Float & typeBit(T)) != 0; }

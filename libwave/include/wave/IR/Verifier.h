@@ -23,6 +23,17 @@ namespace wave::mir {
 /// located at the instruction's source position when it has one.
 llvm::Error verifyFunction(const Function &F);
 
+/// Checks the rules of private variable slots in \p F (formats/mir.md,
+/// "Private variables"): `alloca` appears only in the entry block; a
+/// ptr<private> value is always an alloca result (never an argument, a
+/// function result, a phi, a select, a load or a bitcast); it is used only
+/// as the address of load, load_u8, load_u16, store, store_u8 or store_u16
+/// (never stored, passed to a call, compared or offset); and an access
+/// moves at most the slot's size. Returns one MIRDiagError per violation
+/// in the verifyFunction format. verifyFunction calls it;
+/// implemented in VerifierAlloca.cpp.
+llvm::Error verifyPrivateSlots(const Function &F);
+
 /// Checks every function of \p M (see verifyFunction).
 llvm::Error verifyModule(const Module &M);
 

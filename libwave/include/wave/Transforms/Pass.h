@@ -81,8 +81,8 @@ llvm::Expected<Pipeline> parsePipeline(llvm::StringRef Spec);
 
 /// The pass names of optimisation level \p Level (0..3). Seed 003's table:
 /// O1 = DCE, CSE, CFG simplification; O2 adds SCCP, LICM, strength
-/// reduction, mem2reg; O3 adds loop unrolling and inlining. Only passes that
-/// exist are listed (see the TODO in PassPipeline.cpp). Empty for level 0.
+/// reduction, mem2reg; O3 adds loop unrolling and inlining (formats/mir.md,
+/// "Passes and levels", has the lists). Empty for level 0.
 std::vector<llvm::StringRef> optLevelPasses(unsigned Level);
 
 /// Debugging hooks of runPipeline.
