@@ -327,21 +327,6 @@ bool Parser::parseScope(Scope &S) {
   return true;
 }
 
-static const fltSemantics *semanticsOf(Type T) {
-  switch (T) {
-  case Type::F16:
-    return &APFloat::IEEEhalf();
-  case Type::BF16:
-    return &APFloat::BFloat();
-  case Type::F32:
-    return &APFloat::IEEEsingle();
-  case Type::F64:
-    return &APFloat::IEEEdouble();
-  default:
-    return nullptr;
-  }
-}
-
 bool Parser::parseConstant(Type Ty, Constant *&C) {
   SMLoc L = T.loc();
   StringRef S = T.Text;
@@ -360,7 +345,7 @@ bool Parser::parseConstant(Type Ty, Constant *&C) {
   auto Bad = [&]() {
     return error(L, "invalid " + typeName(Ty) + " constant '" + S + "'");
   };
-  if (const fltSemantics *Sem = semanticsOf(Ty)) {
+  if (const fltSemantics *Sem = getFloatSemantics(Ty)) {
     if (S.starts_with("0x") || S.starts_with("0X")) {
       if (S.drop_front(2).getAsInteger(16, Bits) ||
           (Width < 64 && Bits >> Width))
@@ -567,10 +552,7 @@ bool Parser::parseInstruction(BasicBlock &BB) {
   case Shape::Bin:
   case Shape::Tern:
   case Shape::Quat: {
-    unsigned N = D.Shp == Shape::Un     ? 1
-                 : D.Shp == Shape::Bin  ? 2
-                 : D.Shp == Shape::Tern ? 3
-                                        : 4;
+    unsigned N = elementwiseArity(D.Shp);
     Ok = TypeParam(Ty) && Operands(N, Ty);
     break;
   }

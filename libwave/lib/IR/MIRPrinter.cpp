@@ -18,21 +18,6 @@ using namespace llvm;
 
 namespace wave::mir {
 
-static const fltSemantics *floatSemantics(Type T) {
-  switch (T) {
-  case Type::F16:
-    return &APFloat::IEEEhalf();
-  case Type::BF16:
-    return &APFloat::BFloat();
-  case Type::F32:
-    return &APFloat::IEEEsingle();
-  case Type::F64:
-    return &APFloat::IEEEdouble();
-  default:
-    return nullptr;
-  }
-}
-
 std::string constantText(const Constant &C) {
   uint64_t Bits = C.bits();
   switch (C.type()) {
@@ -48,7 +33,7 @@ std::string constantText(const Constant &C) {
   case Type::BF16:
   case Type::F32:
   case Type::F64: {
-    const fltSemantics &Sem = *floatSemantics(C.type());
+    const fltSemantics &Sem = *getFloatSemantics(C.type());
     unsigned Width = typeBits(C.type());
     APFloat F(Sem, APInt(Width, Bits));
     if (F.isFinite()) {

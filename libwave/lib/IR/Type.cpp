@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "wave/IR/Type.h"
 
+#include "llvm/ADT/APFloat.h"
+
 using namespace llvm;
 
 namespace wave::mir {
@@ -36,6 +38,21 @@ unsigned typeBits(Type T) {
     return 64;
   default:
     return 32;
+  }
+}
+
+const llvm::fltSemantics *getFloatSemantics(Type T) {
+  switch (T) {
+  case Type::F16:
+    return &llvm::APFloat::IEEEhalf();
+  case Type::BF16:
+    return &llvm::APFloat::BFloat();
+  case Type::F32:
+    return &llvm::APFloat::IEEEsingle();
+  case Type::F64:
+    return &llvm::APFloat::IEEEdouble();
+  default:
+    return nullptr;
   }
 }
 

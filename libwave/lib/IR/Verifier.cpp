@@ -151,10 +151,7 @@ void FunctionVerifier::checkTypes(const Instruction &I) {
   case Shape::Bin:
   case Shape::Tern:
   case Shape::Quat: {
-    unsigned N = D.Shp == Shape::Un     ? 1
-                 : D.Shp == Shape::Bin  ? 2
-                 : D.Shp == Shape::Tern ? 3
-                                        : 4;
+    unsigned N = elementwiseArity(D.Shp);
     TypeOk(T);
     Want.assign(N, T);
     Result = T;

@@ -91,6 +91,23 @@ enum class Shape : uint8_t {
   Ret,        ///< op | op T %v
 };
 
+/// Value operands of the elementwise shapes: Un 1, Bin 2, Tern 3, Quat 4;
+/// 0 for every other shape.
+inline unsigned elementwiseArity(Shape S) {
+  switch (S) {
+  case Shape::Un:
+    return 1;
+  case Shape::Bin:
+    return 2;
+  case Shape::Tern:
+    return 3;
+  case Shape::Quat:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
 /// Row flags of MIROps.def.
 enum OpFlag : uint8_t {
   OF_Term = 1,

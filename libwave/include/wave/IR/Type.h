@@ -15,6 +15,10 @@
 
 #include "llvm/ADT/StringRef.h"
 
+namespace llvm {
+struct fltSemantics;
+} // namespace llvm
+
 #include <cstdint>
 #include <optional>
 
@@ -90,6 +94,10 @@ inline bool isPtrType(Type T) {
 }
 /// Scalar or packed floating type.
 inline bool isFloatType(Type T) { return (TM_Float & typeBit(T)) != 0; }
+
+/// The IEEE format of a scalar float type (f16, bf16, f32, f64), for
+/// reading and printing constants; nullptr for every other type.
+const llvm::fltSemantics *getFloatSemantics(Type T);
 
 } // namespace wave::mir
 
