@@ -1,15 +1,10 @@
 #!/usr/bin/env bats
 # wave-as process behaviour (STYLE.md §12): stdin and '-', output naming,
 # the terminal guard, exit codes, diagnostics format, atomic output.
-bats_require_minimum_version 1.5.0
+
+load common
 
 setup() {
-  load '/usr/lib/bats/bats-support/load'
-  load '/usr/lib/bats/bats-assert/load'
-  if [[ -f "$BATS_TEST_DIRNAME/common.bash" ]]; then
-    load common
-  fi
-  PATH="${WAVE_BIN:-$BATS_TEST_DIRNAME/../../build/bin}:$PATH"
   cd "$BATS_TEST_TMPDIR"
   printf '.kernel k\n    halt\n.end\n' > good.wave
   printf '.kernel k\n    iaddd r0, r1, r2\n    iadd r300, r1, r2\n    halt\n.end\n' > bad.wave

@@ -1,15 +1,10 @@
 #!/usr/bin/env bats
 # wave-dis process behaviour (STYLE.md §12): stdin and '-', -o, exit codes,
 # error format on malformed binaries, atomic output, pipelines with wave-as.
-bats_require_minimum_version 1.5.0
+
+load common
 
 setup() {
-  load '/usr/lib/bats/bats-support/load'
-  load '/usr/lib/bats/bats-assert/load'
-  if [[ -f "$BATS_TEST_DIRNAME/common.bash" ]]; then
-    load common
-  fi
-  PATH="${WAVE_BIN:-$BATS_TEST_DIRNAME/../../build/bin}:$PATH"
   cd "$BATS_TEST_TMPDIR"
   printf '.kernel k\n.registers 8\n    mov r0, sr_lane_id\n    halt\n.end\n' > good.wave
   wave-as good.wave -o good.wbin
