@@ -84,11 +84,7 @@ Token AsmLexer::lex() {
                           "'@!pN' with N in 0-3");
     }
     ++Cur;
-    uint64_t V = 0;
-    while (!atEnd() && isDigit(*Cur)) {
-      V = std::min<uint64_t>(V * 10 + (*Cur - '0'), 1u << 20);
-      ++Cur;
-    }
+    uint64_t V = lexRegisterNumber();
     Token T = make(TokenKind::PredPrefix, Start);
     T.Value = V;
     T.Negated = Neg;
@@ -97,11 +93,7 @@ Token AsmLexer::lex() {
   case '!':
     if (peek(1) == 'p' && isDigit(peek(2))) {
       Cur += 2;
-      uint64_t V = 0;
-      while (!atEnd() && isDigit(*Cur)) {
-        V = std::min<uint64_t>(V * 10 + (*Cur - '0'), 1u << 20);
-        ++Cur;
-      }
+      uint64_t V = lexRegisterNumber();
       Token T = make(TokenKind::NotPredicate, Start);
       T.Value = V;
       return T;
@@ -207,15 +199,20 @@ Token AsmLexer::lexNumber(const char *Start) {
   return T;
 }
 
+uint64_t AsmLexer::lexRegisterNumber() {
+  uint64_t V = 0;
+  while (!atEnd() && isDigit(*Cur)) {
+    V = std::min<uint64_t>(V * 10 + (*Cur - '0'), 1u << 20);
+    ++Cur;
+  }
+  return V;
+}
+
 Token AsmLexer::lexWord(const char *Start) {
   char C = *Cur;
   if ((C == 'r' || C == 'p') && isDigit(peek(1))) {
     ++Cur;
-    uint64_t V = 0;
-    while (!atEnd() && isDigit(*Cur)) {
-      V = std::min<uint64_t>(V * 10 + (*Cur - '0'), 1u << 20);
-      ++Cur;
-    }
+    uint64_t V = lexRegisterNumber();
     Token T;
     if (C == 'r') {
       // Optional half suffix: `r3.lo` (ISA.md §6.1); checked by the parser.

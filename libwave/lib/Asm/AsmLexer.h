@@ -76,6 +76,10 @@ private:
   Token error(const char *Start, const std::string &Msg);
   Token lexNumber(const char *Start);
   Token lexWord(const char *Start);
+  /// Consumes decimal digits at Cur and returns their value, saturated at
+  /// 2^20 so that a huge register or predicate number still reports as out
+  /// of range (ISA.md §6.1) without overflowing.
+  uint64_t lexRegisterNumber();
   bool atEnd() const { return Cur == Buf.end(); }
   char peek(size_t N = 0) const { return Cur + N < Buf.end() ? Cur[N] : '\0'; }
 

@@ -30,12 +30,9 @@ public:
     encodeInst(I, Code);
     return Off;
   }
-  /// Byte offset the next instruction will get (a label).
-  uint32_t here() const { return uint32_t(Code.size()); }
-
-  /// `Op rd, rs1, rs2, rs3, rs4` with raw encoding fields.
-  uint32_t op(Opcode Op, unsigned Rd = 0, unsigned Rs1 = 0, unsigned Rs2 = 0,
-              unsigned Rs3 = 0, unsigned Rs4 = 0) {
+  /// An unpredicated instruction with the given raw encoding fields.
+  static Inst make(Opcode Op, unsigned Rd, unsigned Rs1, unsigned Rs2,
+                   unsigned Rs3, unsigned Rs4) {
     Inst I;
     I.Op = Op;
     I.Rd = uint8_t(Rd);
@@ -43,17 +40,20 @@ public:
     I.Rs2 = uint8_t(Rs2);
     I.Rs3 = uint8_t(Rs3);
     I.Rs4 = uint8_t(Rs4);
-    return add(I);
+    return I;
+  }
+  /// Byte offset the next instruction will get (a label).
+  uint32_t here() const { return uint32_t(Code.size()); }
+
+  /// `Op rd, rs1, rs2, rs3, rs4` with raw encoding fields.
+  uint32_t op(Opcode Op, unsigned Rd = 0, unsigned Rs1 = 0, unsigned Rs2 = 0,
+              unsigned Rs3 = 0, unsigned Rs4 = 0) {
+    return add(make(Op, Rd, Rs1, Rs2, Rs3, Rs4));
   }
   /// Same as op() with a predicate prefix `@pN` / `@!pN`.
   uint32_t pred(unsigned PReg, bool Neg, Opcode Op, unsigned Rd = 0,
                 unsigned Rs1 = 0, unsigned Rs2 = 0, unsigned Rs3 = 0) {
-    Inst I;
-    I.Op = Op;
-    I.Rd = uint8_t(Rd);
-    I.Rs1 = uint8_t(Rs1);
-    I.Rs2 = uint8_t(Rs2);
-    I.Rs3 = uint8_t(Rs3);
+    Inst I = make(Op, Rd, Rs1, Rs2, Rs3, 0);
     I.PredReg = uint8_t(PReg & 3);
     I.PredNeg = Neg;
     return add(I);
