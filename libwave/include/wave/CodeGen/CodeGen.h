@@ -1,0 +1,69 @@
+//===- CodeGen.h - MIR to WAVE assembly (the wave-ra pipeline) --*- C++ -*-===//
+//
+// The whole of wave-ra (DESIGN.md "The pipeline"), one kernel at a time:
+//   1. instruction selection and out-of-SSA (ISel.h),
+//   2. structurization of the CFG (Structurizer.h), laid out as LIR with
+//      if/else/endif, loop/break/continue/endloop and halt; each condition
+//      becomes a predicate register (a negated compare is recomputed with
+//      the inverse compare where one exists),
+//   3. register allocation (RegAlloc.h),
+//   4. emission of WAVE assembly (formats/wave-asm.md) with `.kernel`,
+//      `.registers`, `.workgroup_size` and `.local_memory` directives.
+// Device functions are compiled only when a kernel calls them (wave-ra
+// does not support calls yet: inline them with wave-opt -O3).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_CODEGEN_CODEGEN_H
+#define WAVE_CODEGEN_CODEGEN_H
+
+#include "wave/CodeGen/RegAlloc.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace wave::mir {
+class Module;
+} // namespace wave::mir
+
+namespace wave::codegen {
+
+/// What compileModule writes.
+enum class EmitKind {
+  Asm, ///< WAVE assembly after register allocation.
+  LIR, ///< structured LIR with virtual registers, before allocation.
+};
+
+struct CodeGenOptions {
+  /// General registers per kernel, 1..256 (wave-ra --max-registers).
+  unsigned MaxRegisters = 32;
+  EmitKind Emit = EmitKind::Asm;
+  /// Where to print each kernel's interference graph, or null.
+  llvm::raw_ostream *InterferenceOut = nullptr;
+};
+
+/// Per-kernel result of register allocation (wave-ra --stats).
+struct KernelReport {
+  std::string Name;
+  RegAllocStats Stats;
+  unsigned Instructions = 0; ///< WAVE instructions emitted
+};
+
+/// Compiles every kernel of \p M (verified MIR) and writes the result to
+/// \p OS. \p M is modified (critical edges are split). Errors are
+/// MIRDiagError diagnostics located at MIR instructions where possible
+/// (unsupported operations), or plain messages naming the kernel
+/// (irreducible control flow, too few registers, a kernel name WAVE
+/// assembly cannot spell). Nothing is written for a failing module.
+llvm::Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
+                          llvm::raw_ostream &OS,
+                          std::vector<KernelReport> *Reports = nullptr);
+
+} // namespace wave::codegen
+
+#endif // WAVE_CODEGEN_CODEGEN_H

@@ -1,0 +1,77 @@
+//===- ISel.h - MIR to LIR instruction selection and out-of-SSA -*- C++ -*-===//
+//
+// Instruction selection for one MIR function (formats/mir.md): every MIR
+// operation becomes WAVE instructions (ISA.md §2) over virtual registers,
+// block by block, and phis leave SSA.
+//
+// Out of SSA (Sreedhar et al., "Translating Out of Static Single Assignment
+// Form", SAS 1999, method I): critical edges into blocks with phis are split
+// first (the MIR function is edited); then each phi `x = phi [a1, B1] ...`
+// gets its own virtual register x', a copy `x' = copy ai` at the end of
+// every predecessor Bi, and a copy `x = copy x'` at the top of its block.
+// The x' copies of one edge write distinct registers and are read only at
+// the top of the successor, so the lost-copy and swap problems cannot
+// arise; register coalescing (RegAlloc.h) removes the copies that do not
+// interfere.
+//
+// Value representation:
+//   * 32-bit types, pointers and packed pairs: one general register;
+//     f16/bf16 in bits 15:0 (ISA.md §4.8); f64: a register pair.
+//   * i1: a predicate register when it is made by a compare (or wave_any /
+//     wave_all) and only used in its own block by a branch, select,
+//     wave_ballot, wave_any or wave_all; otherwise a general register
+//     holding 0 or 1 (phis, values used in other blocks, and/or/xor/not,
+//     cvt to i32/u32), turned into a predicate where one is needed.
+//   * constants: `mov_imm` into a fresh register, once per block.
+//
+// Operations WAVE lacks are expanded (u32 div/rem/min/max/clamp, signed
+// mulhi, unsigned compare gt/ge by swapping operands, packed fsub by a
+// sign-flip and add, signed wave_reduce_min/max by biasing). Unsupported
+// operations (allocas, calls, i32 atomic min/max: ISA.md D32) are errors
+// located at the MIR instruction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_CODEGEN_ISEL_H
+#define WAVE_CODEGEN_ISEL_H
+
+#include "wave/CodeGen/LIR.h"
+#include "wave/CodeGen/Structurizer.h"
+
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace wave::mir {
+class Function;
+} // namespace wave::mir
+
+namespace wave::codegen {
+
+/// The instructions selected for one MIR block.
+struct SelectedBlock {
+  /// The block's instructions in order: the copies out of its phis first,
+  /// its operations, then the phi copies for its (single) successor.
+  std::vector<LInst> Body;
+  /// For a block ending in condbr: the predicate virtual register that
+  /// holds the branch condition at the end of Body; ~0u otherwise.
+  unsigned CondVReg = ~0u;
+};
+
+/// A function after instruction selection: the LFunction (virtual
+/// registers, parameters precoloured, attributes; Insts still empty), one
+/// SelectedBlock per node of the CFG G, in the MIR function's block order
+/// after critical-edge splitting (node 0 = entry).
+struct SelectedFunction {
+  LFunction F;
+  std::vector<SelectedBlock> Blocks;
+  SCFG G;
+};
+
+/// Selects instructions for \p F, splitting its critical edges first.
+/// Errors are MIRDiagError (wave/IR/MIRDiagnostic.h) located at the MIR
+/// instruction that has no lowering, naming the function.
+llvm::Expected<SelectedFunction> selectInstructions(mir::Function &F);
+
+} // namespace wave::codegen
+
+#endif // WAVE_CODEGEN_ISEL_H

@@ -1,0 +1,363 @@
+//===- CodeGen.cpp - MIR to WAVE assembly ---------------------------------===//
+//
+// Drives selection, structurization, allocation and emission for each
+// kernel (CodeGen.h), and lays the structured statements out as LIR.
+//
+//===----------------------------------------------------------------------===//
+#include "wave/CodeGen/CodeGen.h"
+
+#include "wave/CodeGen/ISel.h"
+#include "wave/CodeGen/LIR.h"
+#include "wave/CodeGen/Structurizer.h"
+#include "wave/IR/MIR.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace wave::codegen {
+
+/// Frames of a wave's divergence stack (ISA.md §4.1, §4.15).
+static constexpr unsigned MaxControlDepth = 32;
+
+namespace {
+
+/// Turns StructuredCode into the linear LIR of SF.F.
+class Layout {
+public:
+  Layout(SelectedFunction &SF, const StructuredCode &SC) : SF(SF), SC(SC) {}
+  void run();
+
+private:
+  LFunction &F() { return SF.F; }
+  void emit(LInst I) { F().Insts.push_back(std::move(I)); }
+  /// A predicate register holding \p C at the current position.
+  unsigned predicate(const SCond &C);
+  /// A new predicate register holding the negation of \p P.
+  unsigned negate(unsigned P);
+  /// The inverse compare of \p Op with its operands swapped or not, if the
+  /// ISA has one that is exact for every input (NaN included).
+  static std::optional<std::pair<Opcode, bool>> inverseCompare(Opcode Op);
+
+  SelectedFunction &SF;
+  const StructuredCode &SC;
+  std::vector<unsigned> FlagRegs;
+  /// Index in Insts where the current Block statement's code begins.
+  size_t BlockStart = 0;
+};
+
+} // namespace
+
+std::optional<std::pair<Opcode, bool>> Layout::inverseCompare(Opcode Op) {
+  // (a op b) is false exactly when (x inv y) is true, where (x, y) is
+  // (a, b) or (b, a) per the bool (ISA.md §4.10). Only the compares our
+  // assembler and the reference emulator both evaluate (D19) are used.
+  switch (Op) {
+  case Opcode::IcmpEq:
+    return std::pair(Opcode::IcmpNe, false);
+  case Opcode::IcmpNe:
+    return std::pair(Opcode::IcmpEq, false);
+  case Opcode::IcmpLt:
+    return std::pair(Opcode::IcmpGe, false);
+  case Opcode::IcmpGe:
+    return std::pair(Opcode::IcmpLt, false);
+  case Opcode::IcmpLe:
+    return std::pair(Opcode::IcmpGt, false);
+  case Opcode::IcmpGt:
+    return std::pair(Opcode::IcmpLe, false);
+  case Opcode::UcmpLt: // !(a < b) == b <= a
+    return std::pair(Opcode::UcmpLe, true);
+  case Opcode::UcmpLe: // !(a <= b) == b < a
+    return std::pair(Opcode::UcmpLt, true);
+  case Opcode::FcmpEq:
+    return std::pair(Opcode::FcmpNe, false);
+  case Opcode::FcmpNe:
+    return std::pair(Opcode::FcmpEq, false);
+  case Opcode::FcmpOrd:
+    return std::pair(Opcode::FcmpUnord, false);
+  case Opcode::FcmpUnord:
+    return std::pair(Opcode::FcmpOrd, false);
+  default: // fcmp lt/le/gt are false on NaN, so their negation is not one.
+    return std::nullopt;
+  }
+}
+
+unsigned Layout::negate(unsigned P) {
+  std::vector<LInst> &Insts = F().Insts;
+  unsigned N = F().newVReg(RegClass::Pred, 1,
+                           F().VRegs[P].Name.empty()
+                               ? ""
+                               : "!" + F().VRegs[P].Name);
+  // Recompute with the inverse compare when P's definition is in the
+  // current block and its operands are not written after it.
+  for (size_t K = Insts.size(); K > BlockStart; --K) {
+    const LInst &Def = Insts[K - 1];
+    bool DefinesP = false;
+    for (unsigned Idx = 0; Idx != Def.Ops.size(); ++Idx)
+      DefinesP |= isDefOperand(Def, Idx) && Def.Ops[Idx].V == P;
+    if (!DefinesP)
+      continue;
+    auto Inv = Def.Pseudo == LPseudo::None ? inverseCompare(Def.Op)
+                                           : std::nullopt;
+    if (!Inv)
+      break;
+    unsigned A = Def.Ops[1].V, B = Def.Ops[2].V;
+    bool Clobbered = false;
+    for (size_t J = K; J != Insts.size(); ++J)
+      for (unsigned Idx = 0; Idx != Insts[J].Ops.size(); ++Idx)
+        if (isDefOperand(Insts[J], Idx) &&
+            (Insts[J].Ops[Idx].V == A || Insts[J].Ops[Idx].V == B))
+          Clobbered = true;
+    if (Clobbered)
+      break;
+    LOperand X = Def.Ops[1], Y = Def.Ops[2];
+    if (Inv->second)
+      std::swap(X, Y);
+    emit(LInst::make(Inv->first, {LOperand::reg(N), X, Y},
+                     F().VRegs[N].Name));
+    return N;
+  }
+  // No inverse compare: N := true, then false where P holds.
+  emit(LInst::pset(N, true));
+  emit(LInst::make(Opcode::If, {LOperand::reg(P)}));
+  emit(LInst::pset(N, false));
+  emit(LInst::make(Opcode::Endif, {}));
+  return N;
+}
+
+unsigned Layout::predicate(const SCond &C) {
+  unsigned P;
+  switch (C.K) {
+  case SCond::Kind::True:
+    P = F().newVReg(RegClass::Pred);
+    emit(LInst::pset(P, !C.Negated));
+    return P;
+  case SCond::Kind::NodeCond:
+    P = SF.Blocks[C.Id].CondVReg;
+    break;
+  case SCond::Kind::Flag:
+    P = FlagRegs[C.Id];
+    break;
+  }
+  return C.Negated ? negate(P) : P;
+}
+
+void Layout::run() {
+  for (unsigned Flag = 0; Flag != SC.NumFlags; ++Flag)
+    FlagRegs.push_back(
+        F().newVReg(RegClass::Pred, 1, "flag" + std::to_string(Flag)));
+  for (const SStmt &S : SC.Stmts) {
+    switch (S.K) {
+    case SStmt::Kind::Block: {
+      BlockStart = F().Insts.size();
+      std::vector<LInst> &Body = SF.Blocks[S.Id].Body;
+      for (LInst &I : Body)
+        emit(std::move(I));
+      Body.clear();
+      break;
+    }
+    case SStmt::Kind::If:
+      emit(LInst::make(Opcode::If, {LOperand::reg(predicate(S.Cond))}));
+      break;
+    case SStmt::Kind::Break:
+      emit(LInst::make(Opcode::Break, {LOperand::reg(predicate(S.Cond))}));
+      break;
+    case SStmt::Kind::Continue:
+      emit(
+          LInst::make(Opcode::Continue, {LOperand::reg(predicate(S.Cond))}));
+      break;
+    case SStmt::Kind::Else:
+      emit(LInst::make(Opcode::Else, {}));
+      break;
+    case SStmt::Kind::EndIf:
+      emit(LInst::make(Opcode::Endif, {}));
+      break;
+    case SStmt::Kind::Loop:
+      emit(LInst::make(Opcode::Loop, {}));
+      break;
+    case SStmt::Kind::EndLoop:
+      emit(LInst::make(Opcode::Endloop, {}));
+      break;
+    case SStmt::Kind::Halt:
+      emit(LInst::make(Opcode::Halt, {}, "return"));
+      break;
+    case SStmt::Kind::SetFlag:
+      emit(LInst::pset(FlagRegs[S.Id], S.Value));
+      break;
+    }
+  }
+  // Every lane has returned by now; the final halt ends the wave and keeps
+  // execution inside the kernel's code (ISA.md §4.2, D18).
+  if (F().Insts.empty() || F().Insts.back().Op != Opcode::Halt ||
+      F().Insts.back().Pseudo != LPseudo::None)
+    emit(LInst::make(Opcode::Halt, {}));
+}
+
+/// Whether \p I only computes its destinations: no memory access, no
+/// control flow, no synchronisation. Loads are kept (removing one would
+/// hide an out-of-bounds fault, ISA.md §4.12).
+static bool isPure(const LInst &I) {
+  if (I.Pseudo != LPseudo::None)
+    return true;
+  switch (getInstDesc(I.Op).Class) {
+  case InstClass::Integer:
+  case InstClass::Float:
+  case InstClass::Wave:
+    return I.Op != Opcode::MmaLoadA && I.Op != Opcode::MmaLoadB &&
+           I.Op != Opcode::MmaStoreC && I.Op != Opcode::MmaCompute;
+  case InstClass::Control:
+    return I.Op == Opcode::Mov || I.Op == Opcode::MovImm ||
+           I.Op == Opcode::MovSr;
+  default:
+    return false;
+  }
+}
+
+/// Deletes pure instructions whose results nothing reads (the compare left
+/// behind when a negated condition is recomputed with the inverse compare,
+/// constants no instruction needs any more). LIR is not SSA, so a register
+/// is dead when no instruction anywhere reads it.
+static void removeDeadCode(LFunction &F) {
+  std::vector<unsigned> Uses(F.VRegs.size(), 0);
+  auto ForEachUse = [](const LInst &I, auto Fn) {
+    for (unsigned Idx = 0; Idx != I.Ops.size(); ++Idx)
+      if (I.Ops[Idx].isReg() && !isDefOperand(I, Idx))
+        Fn(I.Ops[Idx].V);
+  };
+  for (const LInst &I : F.Insts)
+    ForEachUse(I, [&](unsigned V) { ++Uses[V]; });
+  std::vector<bool> Dead(F.Insts.size(), false);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t K = F.Insts.size(); K-- > 0;) {
+      const LInst &I = F.Insts[K];
+      if (Dead[K] || !isPure(I))
+        continue;
+      bool AnyDef = false, AllDead = true;
+      for (unsigned Idx = 0; Idx != I.Ops.size(); ++Idx)
+        if (I.Ops[Idx].isReg() && isDefOperand(I, Idx)) {
+          AnyDef = true;
+          AllDead &= Uses[I.Ops[Idx].V] == 0 &&
+                     F.VRegs[I.Ops[Idx].V].Fixed < 0;
+        }
+      if (!AnyDef || !AllDead)
+        continue;
+      Dead[K] = true;
+      Changed = true;
+      ForEachUse(I, [&](unsigned V) { --Uses[V]; });
+    }
+  }
+  size_t Out = 0;
+  for (size_t K = 0; K != F.Insts.size(); ++K)
+    if (!Dead[K]) {
+      if (Out != K)
+        F.Insts[Out] = std::move(F.Insts[K]);
+      ++Out;
+    }
+  F.Insts.resize(Out);
+}
+
+/// Whether \p Name can follow `.kernel` in WAVE assembly (ISA.md §6.1): an
+/// identifier that the lexer does not read as a register, predicate or
+/// special register.
+static bool isAssemblyName(StringRef Name) {
+  if (Name.empty() || !(isAlpha(Name[0]) || Name[0] == '_'))
+    return false;
+  for (char C : Name)
+    if (!(isAlnum(C) || C == '_'))
+      return false;
+  if ((Name[0] == 'r' || Name[0] == 'p') && Name.size() > 1 &&
+      isDigit(Name[1]))
+    return false;
+  return !Name.starts_with("sr");
+}
+
+/// The deepest nesting of if/loop frames \p F reaches when it runs,
+/// counting the if/else a predicate copy prints as (LIR.cpp).
+static unsigned maxNesting(const LFunction &F) {
+  unsigned Depth = 0, Max = 0;
+  for (const LInst &I : F.Insts) {
+    if (I.isCopy() && F.VRegs[I.Ops[0].V].Class == RegClass::Pred &&
+        F.Assignment[I.Ops[0].V] != F.Assignment[I.Ops[1].V])
+      Max = std::max(Max, Depth + 1);
+    if (I.Pseudo != LPseudo::None)
+      continue;
+    if (I.Op == Opcode::If || I.Op == Opcode::Loop)
+      Max = std::max(Max, ++Depth);
+    else if ((I.Op == Opcode::Endif || I.Op == Opcode::Endloop) && Depth)
+      --Depth;
+  }
+  return Max;
+}
+
+/// Number of WAVE instructions \p F will print as.
+static unsigned countInstructions(const LFunction &F) {
+  unsigned N = 0;
+  for (const LInst &I : F.Insts) {
+    if (I.Pseudo != LPseudo::Copy) {
+      ++N;
+      continue;
+    }
+    const LOperand &D = I.Ops[0], &S = I.Ops[1];
+    if (F.Assignment[D.V] + D.Sub == F.Assignment[S.V] + S.Sub)
+      continue;
+    N += F.VRegs[D.V].Class == RegClass::Pred ? 5 : F.VRegs[D.V].Size;
+  }
+  return N;
+}
+
+Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
+                    raw_ostream &OS, std::vector<KernelReport> *Reports) {
+  std::string Text;
+  raw_string_ostream Out(Text);
+  bool First = true;
+  for (const std::unique_ptr<mir::Function> &MF : M.functions()) {
+    if (!MF->isKernel())
+      continue;
+    if (!isAssemblyName(MF->name()))
+      return createStringError(
+          "kernel '@" + MF->name() +
+          "': the name cannot be written in WAVE assembly (an identifier "
+          "of letters, digits and '_' not starting with rN, pN or sr; "
+          "ISA.md §6.1)");
+    Expected<SelectedFunction> SF = selectInstructions(*MF);
+    if (!SF)
+      return SF.takeError();
+    Expected<StructuredCode> SC =
+        structurize(SF->G, ("@" + MF->name()).str());
+    if (!SC)
+      return SC.takeError();
+    Layout(*SF, *SC).run();
+    LFunction &F = SF->F;
+    removeDeadCode(F);
+    if (!First)
+      Out << '\n';
+    First = false;
+    if (Opts.Emit == EmitKind::LIR) {
+      printLFunction(F, Out, /*Virtual=*/true);
+      continue;
+    }
+    RegAllocOptions RAO;
+    RAO.MaxRegisters = Opts.MaxRegisters;
+    RAO.InterferenceOut = Opts.InterferenceOut;
+    if (Opts.InterferenceOut)
+      *Opts.InterferenceOut << "; interference graph of kernel '" << F.Name
+                            << "'\n";
+    Expected<RegAllocStats> Stats = allocateRegisters(F, RAO);
+    if (!Stats)
+      return Stats.takeError();
+    if (unsigned Depth = maxNesting(F); Depth > MaxControlDepth)
+      return createStringError(
+          "kernel '@" + F.Name + "': structured control flow nests " +
+          std::to_string(Depth) + " frames deep; a wave's divergence stack "
+          "holds " + std::to_string(MaxControlDepth) + " (ISA.md §4.15)");
+    printLFunction(F, Out, /*Virtual=*/false);
+    if (Reports)
+      Reports->push_back({F.Name, *Stats, countInstructions(F)});
+  }
+  OS << Text;
+  return Error::success();
+}
+
+} // namespace wave::codegen

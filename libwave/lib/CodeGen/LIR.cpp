@@ -1,0 +1,280 @@
+//===- LIR.cpp - LIR operand queries and printing -------------------------===//
+//
+// Operand roles come from the instruction forms of Forms.def (ISA.md §2), so
+// that the allocator, the printer and the assembler agree on which operand
+// an instruction writes.
+//
+//===----------------------------------------------------------------------===//
+#include "wave/CodeGen/LIR.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace wave::codegen {
+
+/// Form operand index of LIR operand \p Idx: a non-returning atomic omits
+/// its optional destination, shifting every operand by one.
+static unsigned formIndex(const LInst &I, unsigned Idx) {
+  const FormDesc &FD = getFormDesc(getInstDesc(I.Op).InstForm);
+  if (FD.OptionalDest && I.Ops.size() + 1 == FD.NumOperands)
+    return Idx + 1;
+  return Idx;
+}
+
+bool isDefOperand(const LInst &I, unsigned Idx) {
+  if (Idx >= I.Ops.size() || !I.Ops[Idx].isReg())
+    return false;
+  if (I.Pseudo != LPseudo::None)
+    return Idx == 0;
+  if (I.Op == Opcode::MmaStoreC) // W0.rd holds the address (ISA.md §2.15).
+    return false;
+  unsigned FI = formIndex(I, Idx);
+  const FormDesc &FD = getFormDesc(getInstDesc(I.Op).InstForm);
+  if (FI >= FD.NumOperands)
+    return false;
+  const OperandDesc &OD = FD.Operands[FI];
+  return FI == 0 && OD.Fld == Field::Rd &&
+         (OD.Kind == OperandKind::Reg || OD.Kind == OperandKind::Pred);
+}
+
+unsigned operandWidth(const LInst &I, unsigned Idx,
+                      ArrayRef<VRegInfo> VRegs) {
+  if (Idx >= I.Ops.size() || !I.Ops[Idx].isReg())
+    return 0;
+  if (I.Pseudo == LPseudo::Copy)
+    return VRegs[I.Ops[Idx].V].Size;
+  if (I.Pseudo != LPseudo::None)
+    return 1;
+  unsigned FI = formIndex(I, Idx);
+  switch (I.Op) {
+  case Opcode::Dadd:
+  case Opcode::Dsub:
+  case Opcode::Dmul:
+  case Opcode::Dma:
+  case Opcode::Ddiv:
+  case Opcode::Dsqrt:
+    return 2;
+  case Opcode::CvtF32F64:
+    return FI == 1 ? 2 : 1;
+  case Opcode::CvtF64F32:
+    return FI == 0 ? 2 : 1;
+  case Opcode::LocalLoadU64:
+  case Opcode::DeviceLoadU64:
+    return FI == 0 ? 2 : 1;
+  case Opcode::LocalStoreU64:
+  case Opcode::DeviceStoreU64:
+    return FI == 1 ? 2 : 1;
+  case Opcode::LocalLoadU128:
+  case Opcode::DeviceLoadU128:
+    return FI == 0 ? 4 : 1;
+  case Opcode::LocalStoreU128:
+  case Opcode::DeviceStoreU128:
+    return FI == 1 ? 4 : 1;
+  default:
+    return 1;
+  }
+}
+
+namespace {
+
+/// Prints registers and whole instructions of one function.
+class LPrinter {
+public:
+  LPrinter(const LFunction &F, raw_ostream &OS, bool Virtual,
+           ArrayRef<std::string> FuncNames)
+      : F(F), OS(OS), Virtual(Virtual || !F.isAllocated()),
+        FuncNames(FuncNames) {}
+
+  /// Prints \p I at \p Indent (no trailing newline handling for empty
+  /// expansions: returns false when nothing was printed).
+  bool print(const LInst &I, unsigned Indent);
+
+private:
+  void reg(const LOperand &Op, unsigned Width);
+  void physReg(RegClass C, int Reg) { OS << (C == RegClass::Pred ? 'p' : 'r') << Reg; }
+  void operand(const LInst &I, unsigned Idx);
+  void comment(const LInst &I);
+  void line(unsigned Indent) { OS.indent(2 * Indent); }
+  bool printCopy(const LInst &I, unsigned Indent);
+
+  const LFunction &F;
+  raw_ostream &OS;
+  bool Virtual;
+  ArrayRef<std::string> FuncNames;
+};
+
+} // namespace
+
+void LPrinter::reg(const LOperand &Op, unsigned Width) {
+  const VRegInfo &VI = F.VRegs[Op.V];
+  if (Virtual) {
+    OS << '%' << (VI.Class == RegClass::Pred ? 'p' : 'r') << Op.V;
+    if (VI.Size > 1)
+      OS << (Width > 1 ? ":2" : Op.Sub ? ".hi" : ".lo");
+    return;
+  }
+  physReg(VI.Class, F.Assignment[Op.V] + Op.Sub);
+}
+
+void LPrinter::operand(const LInst &I, unsigned Idx) {
+  const LOperand &Op = I.Ops[Idx];
+  switch (Op.K) {
+  case LOperand::Kind::None:
+    break;
+  case LOperand::Kind::Reg:
+    reg(Op, operandWidth(I, Idx, F.VRegs));
+    break;
+  case LOperand::Kind::Imm:
+    if (Op.V < 65536)
+      OS << Op.V;
+    else
+      OS << format("0x%08X", Op.V);
+    break;
+  case LOperand::Kind::Special:
+    OS << getSpecialRegName(Op.V);
+    break;
+  case LOperand::Kind::Scope:
+    OS << '.' << getScopeName(Op.V);
+    break;
+  case LOperand::Kind::Label:
+    if (Op.V < FuncNames.size())
+      OS << FuncNames[Op.V];
+    else
+      OS << "func" << Op.V;
+    break;
+  case LOperand::Kind::Frag:
+    OS << 'r' << Op.V;
+    break;
+  }
+}
+
+void LPrinter::comment(const LInst &I) {
+  if (!I.Comment.empty())
+    OS << "  ; " << I.Comment;
+  OS << '\n';
+}
+
+bool LPrinter::printCopy(const LInst &I, unsigned Indent) {
+  const LOperand &D = I.Ops[0], &S = I.Ops[1];
+  const VRegInfo &VI = F.VRegs[D.V];
+  int DR = F.Assignment[D.V] + D.Sub, SR = F.Assignment[S.V] + S.Sub;
+  if (DR == SR)
+    return false;
+  if (VI.Class == RegClass::Pred) {
+    // No predicate move exists: set the destination under each half of the
+    // source (ISA.md §2.13, §4.15).
+    line(Indent);
+    OS << "if p" << SR;
+    comment(I);
+    line(Indent + 1);
+    OS << "icmp_eq p" << DR << ", r0, r0\n";
+    line(Indent);
+    OS << "else\n";
+    line(Indent + 1);
+    OS << "icmp_ne p" << DR << ", r0, r0\n";
+    line(Indent);
+    OS << "endif\n";
+    return true;
+  }
+  unsigned Width = VI.Size;
+  // Order the word moves so that an overlapping pair copy reads each source
+  // register before it is overwritten.
+  bool Backward = DR > SR;
+  for (unsigned K = 0; K != Width; ++K) {
+    unsigned W = Backward ? Width - 1 - K : K;
+    line(Indent);
+    OS << "mov r" << DR + W << ", r" << SR + W;
+    if (K == 0)
+      comment(I);
+    else
+      OS << '\n';
+  }
+  return true;
+}
+
+bool LPrinter::print(const LInst &I, unsigned Indent) {
+  if (I.Pseudo == LPseudo::Copy && !Virtual)
+    return printCopy(I, Indent);
+  line(Indent);
+  if (I.Pseudo == LPseudo::PSet && !Virtual) {
+    OS << (I.Ops[1].V ? "icmp_eq " : "icmp_ne ");
+    operand(I, 0);
+    OS << ", r0, r0";
+    comment(I);
+    return true;
+  }
+  if (I.Pseudo == LPseudo::Copy)
+    OS << "copy";
+  else if (I.Pseudo == LPseudo::PSet)
+    OS << "pset";
+  else
+    OS << getInstDesc(I.Op).Mnemonic;
+  for (unsigned Idx = 0; Idx != I.Ops.size(); ++Idx) {
+    OS << (Idx ? ", " : " ");
+    operand(I, Idx);
+  }
+  comment(I);
+  return true;
+}
+
+/// Change of structured-control-flow depth before / after \p I.
+static void depthChange(const LInst &I, int &Before, int &After) {
+  Before = After = 0;
+  if (I.Pseudo != LPseudo::None)
+    return;
+  switch (I.Op) {
+  case Opcode::If:
+  case Opcode::Loop:
+    After = 1;
+    break;
+  case Opcode::Else:
+    Before = -1;
+    After = 1;
+    break;
+  case Opcode::Endif:
+  case Opcode::Endloop:
+    Before = -1;
+    break;
+  default:
+    break;
+  }
+}
+
+void printLInst(const LFunction &F, const LInst &I, raw_ostream &OS,
+                bool Virtual, ArrayRef<std::string> FuncNames) {
+  LPrinter(F, OS, Virtual, FuncNames).print(I, 0);
+}
+
+void printLFunction(const LFunction &F, raw_ostream &OS, bool Virtual,
+                    ArrayRef<std::string> FuncNames) {
+  bool Phys = !Virtual && F.isAllocated();
+  OS << ".kernel " << F.Name << '\n';
+  if (Phys)
+    OS << ".registers " << F.RegistersUsed << '\n';
+  if (F.WorkgroupSize)
+    OS << ".workgroup_size " << (*F.WorkgroupSize)[0] << ", "
+       << (*F.WorkgroupSize)[1] << ", " << (*F.WorkgroupSize)[2] << '\n';
+  if (F.LocalMemory)
+    OS << ".local_memory " << F.LocalMemory << '\n';
+  if (!Phys && F.NumParams) {
+    OS << "; parameters:";
+    for (unsigned P = 0; P != F.NumParams; ++P)
+      OS << (P ? ", " : " ") << "%r" << P << " = r" << P
+         << (F.VRegs[P].Name.empty() ? "" : " (%" + F.VRegs[P].Name + ")");
+    OS << '\n';
+  }
+  LPrinter P(F, OS, Virtual, FuncNames);
+  int Depth = 1;
+  for (const LInst &I : F.Insts) {
+    int Before, After;
+    depthChange(I, Before, After);
+    Depth = std::max(1, Depth + Before);
+    P.print(I, unsigned(Depth));
+    Depth += After;
+  }
+  OS << ".end\n";
+}
+
+} // namespace wave::codegen
