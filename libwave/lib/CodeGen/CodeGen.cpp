@@ -11,6 +11,7 @@
 #include "wave/CodeGen/Structurizer.h"
 #include "wave/IR/MIR.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,6 +40,20 @@ private:
   /// The inverse compare of \p Op with its operands swapped or not, if the
   /// ISA has one that is exact for every input (NaN included).
   static std::optional<std::pair<Opcode, bool>> inverseCompare(Opcode Op);
+
+  /// A predicate known to be true in every active lane here: the
+  /// condition of the innermost open `if`, while in its then-part and not
+  /// written since; ~0u if none.
+  unsigned activeTruePredicate() const;
+
+  /// An `if` not yet closed: where it is in Insts, its predicate, and
+  /// whether its `else` has been seen.
+  struct OpenIf {
+    size_t At;
+    unsigned Pred;
+    bool InElse;
+  };
+  std::vector<OpenIf> OpenIfs;
 
   SelectedFunction &SF;
   const StructuredCode &SC;
@@ -126,10 +141,26 @@ unsigned Layout::negate(unsigned P) {
   return N;
 }
 
+unsigned Layout::activeTruePredicate() const {
+  if (OpenIfs.empty() || OpenIfs.back().InElse)
+    return ~0u;
+  const OpenIf &If = OpenIfs.back();
+  const std::vector<LInst> &Insts = SF.F.Insts;
+  for (size_t K = If.At + 1; K != Insts.size(); ++K)
+    for (unsigned Idx = 0; Idx != Insts[K].Ops.size(); ++Idx)
+      if (isDefOperand(Insts[K], Idx) && Insts[K].Ops[Idx].V == If.Pred)
+        return ~0u;
+  return If.Pred;
+}
+
 unsigned Layout::predicate(const SCond &C) {
   unsigned P;
   switch (C.K) {
   case SCond::Kind::True:
+    // Inside `if p`, p holds in every active lane (ISA.md §4.15).
+    if (!C.Negated)
+      if (unsigned Known = activeTruePredicate(); Known != ~0u)
+        return Known;
     P = F().newVReg(RegClass::Pred);
     emit(LInst::pset(P, !C.Negated));
     return P;
@@ -141,6 +172,30 @@ unsigned Layout::predicate(const SCond &C) {
     break;
   }
   return C.Negated ? negate(P) : P;
+}
+
+/// Drops `else` right before `endif` and `if p` right before `endif`:
+/// blocks that select to nothing (a `ret`, an edge without phi copies) and
+/// copies deleted by coalescing leave empty arms behind, and an empty arm
+/// does nothing. One pass with an output stack handles nested empties.
+static void removeEmptyArms(LFunction &F) {
+  std::vector<LInst> Out;
+  Out.reserve(F.Insts.size());
+  auto IsOp = [](const LInst &I, Opcode Op) {
+    return I.Pseudo == LPseudo::None && I.Op == Op;
+  };
+  for (LInst &I : F.Insts) {
+    if (IsOp(I, Opcode::Endif) && !Out.empty()) {
+      if (IsOp(Out.back(), Opcode::Else))
+        Out.pop_back();
+      if (IsOp(Out.back(), Opcode::If)) {
+        Out.pop_back();
+        continue;
+      }
+    }
+    Out.push_back(std::move(I));
+  }
+  F.Insts = std::move(Out);
 }
 
 void Layout::run() {
@@ -157,9 +212,12 @@ void Layout::run() {
       Body.clear();
       break;
     }
-    case SStmt::Kind::If:
-      emit(LInst::make(Opcode::If, {LOperand::reg(predicate(S.Cond))}));
+    case SStmt::Kind::If: {
+      unsigned P = predicate(S.Cond);
+      OpenIfs.push_back({F().Insts.size(), P, false});
+      emit(LInst::make(Opcode::If, {LOperand::reg(P)}));
       break;
+    }
     case SStmt::Kind::Break:
       emit(LInst::make(Opcode::Break, {LOperand::reg(predicate(S.Cond))}));
       break;
@@ -168,9 +226,13 @@ void Layout::run() {
           LInst::make(Opcode::Continue, {LOperand::reg(predicate(S.Cond))}));
       break;
     case SStmt::Kind::Else:
+      if (!OpenIfs.empty())
+        OpenIfs.back().InElse = true;
       emit(LInst::make(Opcode::Else, {}));
       break;
     case SStmt::Kind::EndIf:
+      if (!OpenIfs.empty())
+        OpenIfs.pop_back();
       emit(LInst::make(Opcode::Endif, {}));
       break;
     case SStmt::Kind::Loop:
@@ -187,6 +249,7 @@ void Layout::run() {
       break;
     }
   }
+  removeEmptyArms(F());
   // Every lane has returned by now; the final halt ends the wave and keeps
   // execution inside the kernel's code (ISA.md §4.2, D18).
   if (F().Insts.empty() || F().Insts.back().Op != Opcode::Halt ||
@@ -273,6 +336,23 @@ static bool isAssemblyName(StringRef Name) {
   return !Name.starts_with("sr");
 }
 
+/// The CFG of \p F as the structurizer sees it, with the MIR block names.
+static SCFG sourceCFG(const mir::Function &F) {
+  SCFG G;
+  DenseMap<const mir::BasicBlock *, unsigned> Index;
+  for (const std::unique_ptr<mir::BasicBlock> &BB : F.blocks()) {
+    Index[BB.get()] = G.Succs.size();
+    G.Succs.emplace_back();
+    G.Names.push_back(BB->name().empty()
+                          ? "^" + std::to_string(G.Names.size())
+                          : "^" + BB->name().str());
+  }
+  for (const std::unique_ptr<mir::BasicBlock> &BB : F.blocks())
+    for (mir::BasicBlock *S : BB->successors())
+      G.Succs[Index[BB.get()]].push_back(Index.lookup(S));
+  return G;
+}
+
 /// The deepest nesting of if/loop frames \p F reaches when it runs,
 /// counting the if/else a predicate copy prints as (LIR.cpp).
 static unsigned maxNesting(const LFunction &F) {
@@ -321,6 +401,12 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
           "': the name cannot be written in WAVE assembly (an identifier "
           "of letters, digits and '_' not starting with rN, pN or sr; "
           "ISA.md §6.1)");
+    // Irreducible control flow is reported on the CFG as written, before
+    // selection splits edges and adds blocks the user never named.
+    if (Expected<StructuredCode> Check =
+            structurize(sourceCFG(*MF), ("@" + MF->name()).str());
+        !Check)
+      return Check.takeError();
     Expected<SelectedFunction> SF = selectInstructions(*MF);
     if (!SF)
       return SF.takeError();
@@ -347,6 +433,7 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
     Expected<RegAllocStats> Stats = allocateRegisters(F, RAO);
     if (!Stats)
       return Stats.takeError();
+    removeEmptyArms(F);
     if (unsigned Depth = maxNesting(F); Depth > MaxControlDepth)
       return createStringError(
           "kernel '@" + F.Name + "': structured control flow nests " +
