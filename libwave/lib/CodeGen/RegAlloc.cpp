@@ -59,6 +59,28 @@ namespace wave::codegen {
 
 namespace {
 
+/// Hashing for interference-graph edge keys ((A << 32) | B). LLVM's default
+/// for integers multiplies by 37, which keeps all edges of one low-numbered
+/// register in one probe chain; a full 64-bit mix (the finalizer of
+/// MurmurHash3) spreads them.
+struct EdgeKeyInfo {
+  static uint64_t getEmptyKey() { return ~uint64_t(0); }
+  static uint64_t getTombstoneKey() { return ~uint64_t(0) - 1; }
+  static unsigned getHashValue(uint64_t K) {
+    K ^= K >> 33;
+    K *= 0xff51afd7ed558ccdULL;
+    K ^= K >> 33;
+    K *= 0xc4ceb9fe1a85ec53ULL;
+    K ^= K >> 33;
+    return unsigned(K);
+  }
+  static bool isEqual(uint64_t A, uint64_t B) { return A == B; }
+};
+
+} // namespace
+
+namespace {
+
 using LiveSet = SparseBitVector<128>;
 
 /// How an instruction touches a virtual register.
@@ -256,7 +278,7 @@ private:
   /// Compact copies of VRegInfo::Class and Size for the hot loops.
   std::vector<RegClass> ClassOf;
   std::vector<uint8_t> SizeOf;
-  DenseSet<uint64_t> AdjSet;
+  DenseSet<uint64_t, EdgeKeyInfo> AdjSet;
   std::vector<int> Degree;
   std::vector<SmallVector<unsigned, 2>> MoveList;
   std::vector<Move> Moves;
