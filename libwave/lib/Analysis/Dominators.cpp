@@ -11,14 +11,14 @@ using namespace llvm;
 
 namespace wave::mir {
 
-DominatorTree::DominatorTree(const CFG &G) : G(G) {
-  ArrayRef<BasicBlock *> RPO = G.reversePostOrder();
-  if (RPO.empty())
-    return;
-  // Doms[i] = RPO number of the idom of RPO[i]; -1 = not yet computed.
-  std::vector<int> Doms(RPO.size(), -1);
+std::vector<unsigned>
+computeImmediateDominators(ArrayRef<SmallVector<unsigned, 2>> PredNums) {
+  constexpr unsigned None = ~0u;
+  std::vector<unsigned> Doms(PredNums.size(), None);
+  if (Doms.empty())
+    return Doms;
   Doms[0] = 0;
-  auto Intersect = [&](int A, int B) {
+  auto Intersect = [&](unsigned A, unsigned B) {
     while (A != B) {
       while (A > B)
         A = Doms[A];
@@ -29,22 +29,32 @@ DominatorTree::DominatorTree(const CFG &G) : G(G) {
   };
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (unsigned I = 1; I < RPO.size(); ++I) {
-      int NewIDom = -1;
-      for (BasicBlock *P : G.predecessors(RPO[I])) {
-        if (!G.isReachable(P))
+    for (unsigned I = 1; I < Doms.size(); ++I) {
+      unsigned NewIDom = None;
+      for (unsigned PN : PredNums[I]) {
+        if (Doms[PN] == None)
           continue;
-        int PN = G.rpoNumber(P);
-        if (Doms[PN] == -1)
-          continue;
-        NewIDom = NewIDom == -1 ? PN : Intersect(PN, NewIDom);
+        NewIDom = NewIDom == None ? PN : Intersect(PN, NewIDom);
       }
-      if (NewIDom != -1 && Doms[I] != NewIDom) {
+      if (NewIDom != None && Doms[I] != NewIDom) {
         Doms[I] = NewIDom;
         Changed = true;
       }
     }
   }
+  return Doms;
+}
+
+DominatorTree::DominatorTree(const CFG &G) : G(G) {
+  ArrayRef<BasicBlock *> RPO = G.reversePostOrder();
+  if (RPO.empty())
+    return;
+  std::vector<SmallVector<unsigned, 2>> PredNums(RPO.size());
+  for (unsigned I = 0; I < RPO.size(); ++I)
+    for (BasicBlock *P : G.predecessors(RPO[I]))
+      if (G.isReachable(P))
+        PredNums[I].push_back(G.rpoNumber(P));
+  std::vector<unsigned> Doms = computeImmediateDominators(PredNums);
   for (unsigned I = 1; I < RPO.size(); ++I) {
     IDom[RPO[I]] = RPO[Doms[I]];
     Kids[RPO[Doms[I]]].push_back(RPO[I]);

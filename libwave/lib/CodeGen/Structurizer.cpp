@@ -59,6 +59,8 @@
 //===----------------------------------------------------------------------===//
 #include "wave/CodeGen/Structurizer.h"
 
+#include "wave/Analysis/Dominators.h"
+
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -304,34 +306,12 @@ void Structurizer::computeRPO() {
 }
 
 void Structurizer::computeDominators() {
-  // Cooper-Harvey-Kennedy over RPO numbers.
-  std::vector<unsigned> Doms(RPO.size(), None);
-  Doms[0] = 0;
-  auto Intersect = [&](unsigned A, unsigned B) {
-    while (A != B) {
-      while (A > B)
-        A = Doms[A];
-      while (B > A)
-        B = Doms[B];
-    }
-    return A;
-  };
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (unsigned I = 1; I < RPO.size(); ++I) {
-      unsigned New = None;
-      for (unsigned P : Preds[RPO[I]]) {
-        unsigned PN = RPONum[P];
-        if (Doms[PN] == None)
-          continue;
-        New = New == None ? PN : Intersect(PN, New);
-      }
-      if (New != None && Doms[I] != New) {
-        Doms[I] = New;
-        Changed = true;
-      }
-    }
-  }
+  // Cooper-Harvey-Kennedy over RPO numbers (Dominators.h).
+  std::vector<SmallVector<unsigned, 2>> PredNums(RPO.size());
+  for (unsigned I = 0; I < RPO.size(); ++I)
+    for (unsigned P : Preds[RPO[I]])
+      PredNums[I].push_back(RPONum[P]);
+  std::vector<unsigned> Doms = mir::computeImmediateDominators(PredNums);
   IDom.assign(N, None);
   std::vector<SmallVector<unsigned, 2>> Kids(N);
   for (unsigned I = 1; I < RPO.size(); ++I) {

@@ -17,7 +17,19 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <vector>
+
 namespace wave::mir {
+
+/// The immediate dominators of a graph whose nodes are numbered in reverse
+/// post-order (entry 0), by Cooper, Harvey and Kennedy's iteration with the
+/// two-finger intersect (2001, Figure 3). \p PredNums[i] lists the RPO
+/// numbers of node i's predecessors (unreachable ones left out). Returns,
+/// per node, the RPO number of its immediate dominator (0 for the entry).
+/// Shared by DominatorTree and wave-ra's structurizer, which works on an
+/// abstract graph.
+std::vector<unsigned>
+computeImmediateDominators(llvm::ArrayRef<llvm::SmallVector<unsigned, 2>> PredNums);
 
 /// Immediate dominators and the dominator tree of one function.
 class DominatorTree {
