@@ -33,8 +33,9 @@ static void printStats(llvm::ArrayRef<KernelReport> Reports,
     const RegAllocStats &S = R.Stats;
     OS << "=== wave-ra: kernel '" << R.Name << "' (--max-registers "
        << MaxRegisters << ") ===\n";
-    auto Row = [&](unsigned V, llvm::StringRef What) {
-      OS << llvm::format("%8u", V) << "  " << What << '\n';
+    auto Row = [&](uint64_t V, llvm::StringRef What) {
+      OS << llvm::format("%8llu", (unsigned long long)V) << "  " << What
+         << '\n';
     };
     Row(R.Instructions, "instructions");
     Row(S.RegistersUsed, "registers used (.registers)");
@@ -47,6 +48,7 @@ static void printStats(llvm::ArrayRef<KernelReport> Reports,
     Row(S.SpillSlots, "spill slots per thread");
     Row(S.CoalescedCopies, "copies coalesced");
     Row(S.Rounds, "allocation rounds");
+    Row(S.InterferenceEdges, "interference edges (largest graph)");
   }
 }
 

@@ -1341,6 +1341,8 @@ Expected<RegAllocStats> Allocator::run() {
       classifyPartialDefs();
     computeLiveness();
     buildGraph();
+    Stats.InterferenceEdges = std::max<uint64_t>(Stats.InterferenceEdges,
+                                                 AdjSet.size());
     colorGraph();
 
     SmallVector<unsigned, 16> Spilled;

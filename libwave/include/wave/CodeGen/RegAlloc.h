@@ -56,6 +56,8 @@ struct RegAllocStats {
   unsigned SpillSlots = 0;       ///< 4-byte per-thread slots
   unsigned CoalescedCopies = 0;  ///< copies removed by coalescing
   unsigned Rounds = 0;           ///< build-colour-spill iterations
+  /// Edges of the largest interference graph built (any round).
+  uint64_t InterferenceEdges = 0;
 };
 
 /// Allocates registers for \p F in place: fills F.Assignment and
