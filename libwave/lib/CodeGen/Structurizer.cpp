@@ -54,7 +54,7 @@
 //
 // Known limit: If/Loop nesting follows the dominator tree, and a guarded
 // merge nests what it dominates; nothing here keeps the depth within the
-// 32 frames of ISA.md §4.15.
+// 32 frames of ISA.md §4.15 (CodeGen.cpp refuses a kernel that exceeds it).
 //
 //===----------------------------------------------------------------------===//
 #include "wave/CodeGen/Structurizer.h"
