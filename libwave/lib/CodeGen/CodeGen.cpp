@@ -10,6 +10,7 @@
 #include "wave/CodeGen/LIR.h"
 #include "wave/CodeGen/Structurizer.h"
 #include "wave/IR/MIR.h"
+#include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -389,6 +390,17 @@ static unsigned countInstructions(const LFunction &F) {
 
 Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
                     raw_ostream &OS, std::vector<KernelReport> *Reports) {
+  // Device-function calls are inlined (WAVE's call/return act on whole
+  // waves, MIR's calls on lanes); a call left over is recursive, and
+  // instruction selection reports it.
+  bool HasCalls = false;
+  for (const std::unique_ptr<mir::Function> &MF : M.functions())
+    for (const std::unique_ptr<mir::BasicBlock> &BB : MF->blocks())
+      for (const mir::Instruction &I : BB->insts())
+        HasCalls |= I.opcode() == mir::Opcode::Call;
+  if (HasCalls)
+    mir::inlineAllCalls(M);
+
   std::string Text;
   raw_string_ostream Out(Text);
   bool First = true;

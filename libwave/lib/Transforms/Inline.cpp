@@ -62,6 +62,10 @@ unsigned functionSize(const Function &F) {
 
 class InlinePass : public Pass {
 public:
+  InlinePass(unsigned Threshold = InlineThreshold,
+             unsigned MaxCaller = MaxCallerSize)
+      : Threshold(Threshold), MaxCaller(MaxCaller) {}
+
   StringRef name() const override { return "inline"; }
 
   bool runOnFunction(Function &F, PassStats &Stats) override {
@@ -118,7 +122,7 @@ private:
               Recursive.count(G) || G->numBlocks() == 0)
             continue;
           unsigned GSize = functionSize(*G);
-          if (GSize > InlineThreshold || Size + GSize > MaxCallerSize)
+          if (GSize > Threshold || uint64_t(Size) + GSize > MaxCaller)
             continue;
           inlineCall(F, I);
           Size += GSize;
@@ -217,6 +221,7 @@ private:
     BB->append(std::move(Br));
   }
 
+  unsigned Threshold, MaxCaller;
   SmallPtrSet<const Function *, 8> Recursive;
 };
 
@@ -224,6 +229,18 @@ private:
 
 std::unique_ptr<Pass> createInlinePass() {
   return std::make_unique<InlinePass>();
+}
+
+unsigned inlineAllCalls(Module &M) {
+  InlinePass P(~0u, ~0u);
+  PassStats Stats;
+  P.runOnModule(M, Stats);
+  unsigned N = 0;
+  for (const auto &F : M.functions())
+    for (const auto &BB : F->blocks())
+      for (const Instruction &I : BB->insts())
+        N += I.opcode() == Opcode::Call;
+  return N;
 }
 
 } // namespace wave::mir

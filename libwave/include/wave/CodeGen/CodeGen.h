@@ -9,8 +9,11 @@
 //   3. register allocation (RegAlloc.h),
 //   4. emission of WAVE assembly (formats/wave-asm.md) with `.kernel`,
 //      `.registers`, `.workgroup_size` and `.local_memory` directives.
-// Device functions are compiled only when a kernel calls them (wave-ra
-// does not support calls yet: inline them with wave-opt -O3).
+// Calls to device functions are inlined first (mir::inlineAllCalls, no
+// size limit): WAVE's call/return act on whole waves and its call stack
+// holds 8 frames (ISA.md §4.16), while a MIR call returns per lane. A call
+// to a recursive function cannot be inlined and is an error. Device
+// functions themselves are not emitted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_CODEGEN_CODEGEN_H

@@ -79,6 +79,14 @@ using Pipeline = std::vector<std::unique_ptr<Pass>>;
 /// pass 'x'; 'wave-opt --print-passes' lists them").
 llvm::Expected<Pipeline> parsePipeline(llvm::StringRef Spec);
 
+/// Inlines every call to a device function that is on no call-graph cycle,
+/// into every function of \p M, with no size limit: the `inline` pass
+/// (Inline.cpp) without its thresholds. wave-ra runs it first because
+/// WAVE's `call`/`return` act on whole waves (ISA.md §4.16) while MIR calls
+/// are per lane. Returns the number of calls left in \p M afterwards: calls
+/// to recursive functions (and within them), which cannot be inlined.
+unsigned inlineAllCalls(Module &M);
+
 /// The pass names of optimisation level \p Level (0..3). Seed 003's table:
 /// O1 = DCE, CSE, CFG simplification; O2 adds SCCP, LICM, strength
 /// reduction, mem2reg; O3 adds loop unrolling and inlining (formats/mir.md,
