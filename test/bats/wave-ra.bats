@@ -108,13 +108,23 @@ MIR
   [[ "$stderr" == *"interference graph of kernel 'k'"* ]]
 }
 
-@test "an alloca is a located error, exit 1, and no output file" {
+@test "an alloca without workgroup_size is a located error, exit 1, and no output file" {
   echo "previous" >"$BATS_TEST_TMPDIR/out.wave"
   run --separate-stderr wave-ra "$BATS_TEST_TMPDIR/alloca.wir" -o "$BATS_TEST_TMPDIR/out.wave"
   assert_failure 1
-  [[ "$stderr" == *"alloca.wir:3:"*"error:"* ]]
-  [[ "$stderr" == *"mem2reg"* ]]
+  [[ "$stderr" == *"alloca.wir:3:3: error:"* ]]
+  [[ "$stderr" == *"private variables need a workgroup_size attribute"* ]]
   assert_equal "$(cat "$BATS_TEST_TMPDIR/out.wave")" "previous"
+}
+
+@test "an alloca in a kernel with workgroup_size lives in local memory" {
+  sed 's/^kernel @k(ptr<device> %p) {/kernel @k(ptr<device> %p) workgroup_size(64, 1, 1) {/' \
+    "$BATS_TEST_TMPDIR/alloca.wir" >"$BATS_TEST_TMPDIR/alloca-wg.wir"
+  run --separate-stderr wave-ra "$BATS_TEST_TMPDIR/alloca-wg.wir"
+  assert_success
+  assert_line ".local_memory 256"
+  assert_output --partial "local_store_u32"
+  assert_output --partial "local_load_u32"
 }
 
 @test "irreducible control flow is an error naming the kernel and blocks" {

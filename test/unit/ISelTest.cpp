@@ -688,8 +688,8 @@ TEST(ISelShape, Errors) {
   ret
 }
 )",
-       "3:3: function '@k': private variables (alloca) are not lowered yet; "
-       "run wave-opt -O2 (mem2reg)"},
+       "3:3: function '@k': private variables need a workgroup_size "
+       "attribute: each thread's slots live in local memory"},
       {R"(kernel @k(ptr<device> %d) {
 ^entry:
   %o = atomic_min device i32, ptr<device> %d, 5
@@ -752,6 +752,47 @@ kernel @k(ptr<device> %d) {
   EXPECT_EQ(errorAt(SF.takeError(), P->SM),
             "8:3: function '@k': calls and device functions are not "
             "supported by wave-ra yet; inline them with wave-opt -O3");
+}
+
+/// Private variables: the slots' region layout after the kernel's own local
+/// memory, the entry-block prologue (linear thread id, addresses, zeroing)
+/// and local-memory accesses through ptr<private>.
+TEST(ISelShape, PrivateSlotsLiveInLocalMemory) {
+  auto P = parse(R"(kernel @k(ptr<device> %d) workgroup_size(16, 2, 1) local_memory(20) {
+^entry:
+  %v = load u32, ptr<device> %d
+  %a = alloca u32
+  %x = alloca f64
+  store u32 %v, ptr<private> %a
+  %y = load f64, ptr<private> %x
+  store_u16 u32 %v, ptr<private> %a
+  %w = load u32, ptr<private> %a
+  store u32 %w, ptr<device> %d
+  store f64 %y, ptr<device> %d
+  ret
+}
+)");
+  ASSERT_TRUE(P);
+  SelectedFunction SF = selectOk(P->kernel());
+  // 32 threads; private area at alignTo(20, 8) = 24: %a 24..152, %x
+  // 152..408.
+  EXPECT_EQ(SF.F.LocalMemory, 24u + 32 * 4 + 32 * 8);
+  const std::vector<LInst> &B = SF.Blocks[0].Body;
+  std::string T = text(SF.F, B);
+  // The prologue comes first, before the block's own first load.
+  ASSERT_FALSE(B.empty());
+  EXPECT_EQ(B[0].Op, Opcode::MovSr) << T;
+  EXPECT_EQ(B[0].Ops[1].V, 1u) << T; // sr_thread_id_y
+  size_t Load = T.find("device_load_u32");
+  for (const char *Want :
+       {"sr_thread_id_x", "mov_imm %r", ", 24\n", ", 152\n",
+        "local_store_u32 %r2, %r", "local_store_u64 %r3, %r"})
+    EXPECT_LT(T.find(Want), Load) << Want << "\n" << T;
+  EXPECT_NE(T.find("local_store_u32 %r2, %r1\n"), std::string::npos) << T;
+  EXPECT_NE(T.find("local_load_u64 %r4:2, %r3"), std::string::npos) << T;
+  EXPECT_NE(T.find("local_store_u16 %r2, %r1\n"), std::string::npos) << T;
+  EXPECT_NE(T.find("local_load_u32 %r5, %r2"), std::string::npos) << T;
+  EXPECT_EQ(countOp(B, Opcode::LocalStoreU32), 2u) << T; // zeroing + store
 }
 
 /// Every opcode of MIROps.def, in a verified kernel, selects or fails with
@@ -1509,6 +1550,65 @@ TEST(ISelExec, NarrowAndLocalMemory) {
                        (B & 0xFFFF0000u) | (B & 0xFFFF)};
     for (unsigned W = 0; W != std::size(Want); ++W)
       EXPECT_EQ(R.at(T, W), Want[W]) << K.Outs[W].Name << " thread " << T;
+  }
+}
+
+/// Private variables on the emulator, two waves: slots read 0 before any
+/// store, keep each thread's values apart, take narrow stores, and sit where
+/// formats/wave-asm.md §9 puts them (after alignTo(12, 8) = 16: the u32
+/// region 16 + 4t, then the f64 region 16 + 64*4 + 8t), which ptr<local>
+/// accesses to the same addresses observe.
+TEST(ISelExec, PrivateVariables) {
+  ExecKernel K;
+  K.NumIn = 2;
+  K.Threads = 64;
+  K.Attrs = " local_memory(12)";
+  K.Body = R"(  %s = alloca u32
+  %d = alloca f64
+  %z = load u32, ptr<private> %s
+  %zd = load f64, ptr<private> %d
+  %l4 = shl u32 %t, 2
+  %la = add u32 %l4, 16
+  %lp = bitcast u32 %la to ptr<local>
+  %junk = xor u32 %in0, 0x5A5A5A5A
+  store u32 %junk, ptr<local> %lp
+  %a1 = load u32, ptr<private> %s
+  store u32 %in0, ptr<private> %s
+  %a2 = load u32, ptr<local> %lp
+  store_u8 u32 %in1, ptr<private> %s
+  %v = load u32, ptr<private> %s
+  %h = load_u16 u32, ptr<private> %s
+  %f = cvt u32 %in1 to f32
+  %g = cvt f32 %f to f64
+  store f64 %g, ptr<private> %d
+  %e = load f64, ptr<private> %d
+  %l8 = shl u32 %t, 3
+  %da = add u32 %l8, 272
+  %dp = bitcast u32 %da to ptr<local>
+  %dlo = load u32, ptr<local> %dp
+  %dp4 = ptradd ptr<local> %dp, 4
+  %dhi = load u32, ptr<local> %dp4
+)";
+  K.Outs = {{"zd", "f64"}, {"e", "f64"},  {"z", "u32"},   {"a1", "u32"},
+            {"a2", "u32"}, {"v", "u32"},  {"h", "u32"},   {"dlo", "u32"},
+            {"dhi", "u32"}, {"t", "u32"}};
+  std::mt19937 Rng(9);
+  std::vector<uint32_t> In;
+  for (unsigned T = 0; T != K.Threads; ++T)
+    In.insert(In.end(), {uint32_t(Rng()), uint32_t(Rng())});
+  ExecResult R = runKernel(K, In);
+  ASSERT_TRUE(R.Ok);
+  EXPECT_NE(R.Asm.find(".local_memory 784"), std::string::npos) << R.Asm;
+  for (unsigned T = 0; T != K.Threads; ++T) {
+    uint32_t A = In[2 * T], B = In[2 * T + 1];
+    uint64_t G = std::bit_cast<uint64_t>(double(float(B)));
+    uint32_t V = (A & 0xFFFFFF00u) | (B & 0xFF);
+    uint32_t Want[] = {0,      0,         uint32_t(G), uint32_t(G >> 32),
+                       0,      A ^ 0x5A5A5A5Au,        A,
+                       V,      V & 0xFFFF, uint32_t(G), uint32_t(G >> 32),
+                       T};
+    for (unsigned W = 0; W != std::size(Want); ++W)
+      EXPECT_EQ(R.at(T, W), Want[W]) << "word " << W << " thread " << T;
   }
 }
 

@@ -160,6 +160,28 @@ def ref_histogram(x, bins):
     return h
 
 
+def ref_private(x):
+    """Per thread: a loop of v % 13 trips over private variables acc (read
+    before any store: 0), x (f64) and i; bit i of v picks the branch. Then
+    slot b = v with its low byte replaced by acc's, read as u32 and u16.
+    Output words: acc, b, b & 0xFFFF, trips, x (low word, high word)."""
+    out = []
+    for v in x:
+        trips = v % 13
+        acc, xf = 0, 0.5
+        for i in range(trips):
+            if (v >> i) & 1:
+                acc = (acc + 3 * i + 1) & M32
+                xf += 1.5
+            else:
+                acc ^= (v + i) & M32
+                xf *= 2.0
+        b = (v & 0xFFFFFF00) | (acc & 0xFF)
+        bits = struct.unpack("<Q", struct.pack("<d", xf))[0]
+        out += [acc, b, b & 0xFFFF, trips, bits & M32, bits >> 32]
+    return out
+
+
 # --- cases -------------------------------------------------------------------
 # Each case: inputs (offset -> list of u32 words), set_reg (register values),
 # grid, output (offset, count) and expected list.
@@ -216,6 +238,11 @@ def case(name):
         x = rnd_u32(71, n)
         return dict(inputs={0: x}, regs=[0, 0x10000, n], grid=(16, 1, 1),
                     out=(0x10000, bins), expected=ref_histogram(x, bins))
+    if name == "private":
+        wg, groups = 128, 3
+        x = edge_u32(81, wg * groups)
+        return dict(inputs={0: x}, regs=[0, 0x10000], grid=(groups, 1, 1),
+                    out=(0x10000, 6 * wg * groups), expected=ref_private(x))
     raise SystemExit("mir_e2e.py: unknown case '%s'" % name)
 
 

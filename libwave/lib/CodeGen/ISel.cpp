@@ -8,6 +8,9 @@
 //   3. block-by-block selection (ISelBlock below), with phi elimination by
 //      Sreedhar's method I.
 //
+// Private variables (`alloca`, formats/mir.md) live in local memory; see
+// PrivateSlots below.
+//
 // Every MIROps.def opcode either lowers or returns a located MIRDiagError.
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +23,11 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Casting.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <array>
+#include <cassert>
 #include <unordered_map>
 
 using namespace llvm;
@@ -138,6 +145,35 @@ bool livesInPredicate(const mir::Instruction &I) {
   return true;
 }
 
+/// The local-memory layout of a kernel's private variables (formats/mir.md
+/// "Private variables", formats/wave-asm.md §9).
+///
+/// A `ptr<private>` is a 32-bit local-memory byte address. The private area
+/// starts at alignTo(local_memory, 8), after the kernel's own local memory,
+/// and holds one region per alloca, in alloca order, each 8-byte aligned:
+/// T * size bytes for a workgroup of T threads and a slot of size bytes
+/// (4, or 8 for f64). Linear thread t (emitLinearThreadId, LIR.h) owns the
+/// slot at RegionBase + t * size, so the lanes of a wave touch consecutive
+/// words. The register allocator's spill area follows the private area
+/// (it starts at the kernel's final LocalMemory).
+///
+/// Every slot's address is computed once, at the start of the entry block
+/// (which no branch targets, so it runs once per thread), into the virtual
+/// register of its alloca, and the slot is zeroed there: a slot holds 0
+/// until first stored even where local memory is not zero-filled.
+struct PrivateSlots {
+  struct Slot {
+    const mir::Instruction *Alloca;
+    uint32_t RegionBase;
+    /// Bytes per thread: 4, or 8 for f64.
+    unsigned Size;
+  };
+  std::vector<Slot> Slots;
+  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
+  /// End of the private area: the kernel's new LocalMemory.
+  uint32_t End = 0;
+};
+
 /// Selects instructions for one MIR function.
 class ISel {
 public:
@@ -179,6 +215,12 @@ private:
   }
 
   void scanValues();
+  /// Lays out the allocas of the entry block (PrivateSlots) and grows
+  /// F().LocalMemory by the private area.
+  Error layoutPrivateSlots();
+  /// Computes every slot's address and zeroes the slot, at the start of
+  /// the entry block.
+  void emitPrivatePrologue();
   Error selectBlock(BasicBlock &BB, SelectedBlock &SB);
   Error select(const mir::Instruction &I);
   void phiCopies(const BasicBlock &BB, BasicBlock &Succ);
@@ -204,6 +246,7 @@ private:
   std::unordered_map<uint32_t, unsigned> Const32;
   std::unordered_map<uint64_t, unsigned> Const64;
   std::vector<LInst> *Out = nullptr;
+  PrivateSlots Private;
 };
 
 } // namespace
@@ -306,6 +349,8 @@ Expected<SelectedFunction> ISel::run() {
   L.LocalMemory = MF.LocalMemory.value_or(0);
   L.NumParams = MF.numArgs();
   scanValues();
+  if (Error E = layoutPrivateSlots())
+    return std::move(E);
 
   unsigned N = MF.numBlocks();
   for (unsigned K = 0; K != N; ++K)
@@ -323,6 +368,77 @@ Expected<SelectedFunction> ISel::run() {
       return std::move(E);
   }
   return std::move(SF);
+}
+
+Error ISel::layoutPrivateSlots() {
+  // The verifier keeps allocas in the entry block.
+  const mir::Instruction *First = nullptr;
+  for (const mir::Instruction &I : *MF.entry())
+    if (I.opcode() == mir::Opcode::Alloca) {
+      First = &I;
+      break;
+    }
+  if (!First)
+    return Error::success();
+  if (!MF.WorkgroupSize)
+    return error(*First, "private variables need a workgroup_size "
+                         "attribute: each thread's slots live in local "
+                         "memory");
+  const std::array<uint32_t, 3> &WG = *MF.WorkgroupSize;
+  Private.WorkgroupSize = WG;
+  uint64_t Threads =
+      uint64_t(std::max(WG[0], 1u)) * std::max(WG[1], 1u) * std::max(WG[2], 1u);
+  uint64_t At = alignTo(F().LocalMemory, 8);
+  for (const mir::Instruction &I : *MF.entry()) {
+    if (I.opcode() != mir::Opcode::Alloca)
+      continue;
+    unsigned Size = mir::typeBits(I.auxType()) / 8;
+    assert((Size == 4 || Size == 8) && "alloca of a type plain loads lack");
+    Private.Slots.push_back({&I, uint32_t(At), Size});
+    At = alignTo(At + Threads * Size, 8);
+    if (At > UINT32_MAX)
+      return error(I, "private variables need more than 4 GiB of local "
+                      "memory for " +
+                          Twine(Threads) + " threads");
+  }
+  Private.End = uint32_t(At);
+  F().LocalMemory = Private.End;
+  return Error::success();
+}
+
+void ISel::emitPrivatePrologue() {
+  if (Private.Slots.empty())
+    return;
+  unsigned Tid = newGPR();
+  emitLinearThreadId(
+      *Out, Tid, Private.WorkgroupSize, [&] { return newGPR(); },
+      "private slots: linear thread id");
+  // One zero register (a zero pair if some slot is f64) for all slots.
+  bool Any64 = any_of(Private.Slots,
+                      [](const PrivateSlots::Slot &S) { return S.Size == 8; });
+  unsigned Zero = newGPR(Any64 ? 2 : 1);
+  for (unsigned K = 0; K != (Any64 ? 2 : 1); ++K)
+    emit(Opcode::MovImm, {R(Zero, K), LOperand::imm(0)});
+  for (const PrivateSlots::Slot &S : Private.Slots) {
+    // Address = RegionBase + Tid * Size; temporaries are fresh registers,
+    // not block constants, so that nothing but the addresses outlives the
+    // prologue.
+    unsigned A = def(*S.Alloca);
+    unsigned Shift = newGPR();
+    emit(Opcode::MovImm, {R(Shift), LOperand::imm(S.Size == 8 ? 3 : 2)});
+    emit(Opcode::Shl, {R(A), R(Tid), R(Shift)});
+    if (S.RegionBase) {
+      unsigned Base = newGPR();
+      emit(Opcode::MovImm, {R(Base), LOperand::imm(S.RegionBase)});
+      emit(Opcode::Iadd, {R(A), R(A), R(Base)});
+    }
+    if (!S.Alloca->name().empty())
+      Out->back().Comment = "%" + S.Alloca->name().str();
+    if (S.Size == 8)
+      emit(Opcode::LocalStoreU64, {R(A), R(Zero)});
+    else
+      emit(Opcode::LocalStoreU32, {R(A), R(Zero, 0)});
+  }
 }
 
 void ISel::phiCopies(const BasicBlock &BB, BasicBlock &Succ) {
@@ -345,6 +461,8 @@ Error ISel::selectBlock(BasicBlock &BB, SelectedBlock &SB) {
   Out = &SB.Body;
   Const32.clear();
   Const64.clear();
+  if (&BB == MF.entry())
+    emitPrivatePrologue();
   for (const mir::Instruction &I : BB) {
     if (I.isPhi()) {
       Out->push_back(LInst::copy(def(I), PhiIn.lookup(&I),
@@ -465,8 +583,8 @@ Error ISel::select(const mir::Instruction &I) {
   case Opcode::StoreU16:
     return selectMemory(I);
   case Opcode::Alloca:
-    return error(I, "private variables (alloca) are not lowered yet; run "
-                    "wave-opt -O2 (mem2reg)");
+    // The slot's address was computed at the start of the entry block.
+    return Error::success();
   case Opcode::AtomicAdd:
   case Opcode::AtomicSub:
   case Opcode::AtomicMin:
@@ -935,10 +1053,11 @@ Error ISel::selectMemory(const mir::Instruction &I) {
   Type PtrTy = I.auxType();
   bool IsStore = I.opcode() == Opcode::Store || I.opcode() == Opcode::StoreU8 ||
                  I.opcode() == Opcode::StoreU16;
-  if (PtrTy != Type::PtrDevice && PtrTy != Type::PtrLocal)
-    return error(I, "private variables (alloca) are not lowered yet; run "
-                    "wave-opt -O2 (mem2reg)");
-  bool Local = PtrTy == Type::PtrLocal;
+  if (PtrTy != Type::PtrDevice && PtrTy != Type::PtrLocal &&
+      PtrTy != Type::PtrPrivate)
+    return error(I, "unexpected address type '" + mir::typeName(PtrTy) + "'");
+  // A ptr<private> is a local-memory address (PrivateSlots).
+  bool Local = PtrTy != Type::PtrDevice;
   Type ValTy = IsStore ? I.operand(0)->type() : I.type();
   // Width: 0 u8, 1 u16, 2 u32, 3 u64.
   unsigned W;

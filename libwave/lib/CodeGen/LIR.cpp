@@ -242,6 +242,38 @@ static void depthChange(const LInst &I, int &Before, int &After) {
   }
 }
 
+void emitLinearThreadId(std::vector<LInst> &Out, unsigned Dst,
+                        const std::array<uint32_t, 3> &WG,
+                        function_ref<unsigned()> NewTemp, StringRef Comment) {
+  // Special registers sr_thread_id_x/y/z (SpecialRegs.def).
+  static constexpr unsigned SrThreadId[3] = {0, 1, 2};
+  bool Started = false;
+  for (int D = 2; D >= 0; --D) {
+    if (WG[D] <= 1 && !(D == 0 && !Started))
+      continue;
+    if (!Started) {
+      Out.push_back(LInst::make(
+          Opcode::MovSr, {LOperand::reg(Dst), LOperand::special(SrThreadId[D])},
+          Comment));
+      Started = true;
+      continue;
+    }
+    // Dst = Dst * WG[D] + tid_D.
+    unsigned T = NewTemp();
+    Out.push_back(
+        LInst::make(Opcode::MovImm, {LOperand::reg(T), LOperand::imm(WG[D])}));
+    Out.push_back(
+        LInst::make(Opcode::Imul, {LOperand::reg(Dst), LOperand::reg(Dst),
+                                   LOperand::reg(T)}));
+    unsigned S = NewTemp();
+    Out.push_back(LInst::make(
+        Opcode::MovSr, {LOperand::reg(S), LOperand::special(SrThreadId[D])}));
+    Out.push_back(
+        LInst::make(Opcode::Iadd, {LOperand::reg(Dst), LOperand::reg(Dst),
+                                   LOperand::reg(S)}));
+  }
+}
+
 void printLInst(const LFunction &F, const LInst &I, raw_ostream &OS,
                 bool Virtual, ArrayRef<std::string> FuncNames) {
   LPrinter(F, OS, Virtual, FuncNames).print(I, 0);

@@ -95,9 +95,6 @@ struct RegRef {
   RefKind Kind;
 };
 
-/// Special registers of the linear thread id (SpecialRegs.def).
-constexpr unsigned SrThreadId[3] = {0, 1, 2};
-
 /// The opcode of a real instruction, Nop for pseudo-instructions.
 Opcode opOf(const LInst &I) {
   return I.Pseudo == LPseudo::None ? I.Op : Opcode::Nop;
@@ -1005,15 +1002,16 @@ unsigned Allocator::slotAddress(unsigned Slot, SmallVectorImpl<LInst> &Out) {
   return T;
 }
 
-/// addr0 = base + 4 * (tid_x + wx * (tid_y + wy * tid_z)), skipping the
-/// dimensions of size 1. Computed at the very start of the function, where
-/// the parameters still occupy r0..r(n-1), so it accumulates in addr0 and
-/// needs only one short-lived temporary at a time: two registers besides
-/// the parameters.
+/// addr0 = base + 4 * (tid_x + wx * (tid_y + wy * tid_z)) (the linear
+/// thread id: emitLinearThreadId, LIR.h). Computed at the very start of the
+/// function, where the parameters still occupy r0..r(n-1), so it accumulates
+/// in addr0 and needs only one short-lived temporary at a time: two
+/// registers besides the parameters.
 void Allocator::emitSpillBase(std::vector<LInst> &Out) {
-  const std::array<uint32_t, 3> &WG = *F.WorkgroupSize;
   unsigned A = unsigned(Addr0);
   auto Temp = [&] { return newTemp(RegClass::GPR, 1, ""); };
+  emitLinearThreadId(Out, A, *F.WorkgroupSize, Temp,
+                     "spill area: linear thread id");
   // A op= imm, through a temporary.
   auto WithImm = [&](Opcode Op, uint32_t Imm) {
     unsigned T = Temp();
@@ -1022,24 +1020,6 @@ void Allocator::emitSpillBase(std::vector<LInst> &Out) {
     Out.push_back(LInst::make(
         Op, {LOperand::reg(A), LOperand::reg(A), LOperand::reg(T)}));
   };
-  bool Started = false;
-  for (int D = 2; D >= 0; --D) {
-    if (WG[D] <= 1 && !(D == 0 && !Started))
-      continue;
-    if (!Started) {
-      Out.push_back(LInst::make(
-          Opcode::MovSr, {LOperand::reg(A), LOperand::special(SrThreadId[D])},
-          "spill area: linear thread id"));
-      Started = true;
-      continue;
-    }
-    WithImm(Opcode::Imul, WG[D]);
-    unsigned T = Temp();
-    Out.push_back(LInst::make(
-        Opcode::MovSr, {LOperand::reg(T), LOperand::special(SrThreadId[D])}));
-    Out.push_back(LInst::make(
-        Opcode::Iadd, {LOperand::reg(A), LOperand::reg(A), LOperand::reg(T)}));
-  }
   WithImm(Opcode::Shl, 2);
   if (SpillBase)
     WithImm(Opcode::Iadd, SpillBase);

@@ -27,8 +27,18 @@
 // Operations WAVE lacks are expanded (u32 div/rem/min/max/clamp, signed
 // mulhi, unsigned compare gt/ge by swapping operands, packed fsub by a
 // sign-flip and add, signed wave_reduce_min/max by biasing). Unsupported
-// operations (allocas, calls, i32 atomic min/max: ISA.md D32) are errors
-// located at the MIR instruction.
+// operations (calls, i32 atomic min/max: ISA.md D32) are errors located at
+// the MIR instruction.
+//
+// Private variables (`alloca`, formats/mir.md) live in local memory after
+// the kernel's own (formats/wave-asm.md §9): each alloca gets a region of
+// one slot per workgroup thread, LFunction::LocalMemory grows by the
+// private area (the register allocator's spill area follows it), and the
+// entry block starts by computing every slot's address for this thread and
+// storing 0 there. A ptr<private> is that 32-bit local address; loads and
+// stores through it are local_load_* / local_store_*. A kernel with allocas
+// needs a workgroup_size attribute (an error located at the first alloca
+// otherwise).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_CODEGEN_ISEL_H

@@ -34,6 +34,7 @@
 #include "wave/ISA/ISA.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -194,6 +195,20 @@ struct LFunction {
   }
   bool isAllocated() const { return !Assignment.empty(); }
 };
+
+/// Appends to \p Out the computation of the linear thread id within the
+/// workgroup, tid_x + wx * (tid_y + wy * tid_z) for a workgroup of \p WG =
+/// (wx, wy, wz) threads (ISA.md §3), into the general register \p Dst;
+/// dimensions of size 1 are skipped (a 1x1x1 workgroup reads tid_x, 0).
+/// The sum accumulates in Dst; every constant and special register goes
+/// through a fresh temporary from \p NewTemp that dies at its one use, so
+/// the sequence needs Dst and one temporary at a time. \p Comment goes on
+/// the first instruction. The register allocator's spill base and
+/// instruction selection's private slots (formats/wave-asm.md §9) share it.
+void emitLinearThreadId(std::vector<LInst> &Out, unsigned Dst,
+                        const std::array<uint32_t, 3> &WG,
+                        llvm::function_ref<unsigned()> NewTemp,
+                        llvm::StringRef Comment = "");
 
 /// Prints \p I in assembly syntax. Before allocation (or with
 /// \p Virtual set) registers print as `%rN` / `%pN` (pairs as `%rN:2`,
