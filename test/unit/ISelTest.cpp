@@ -718,8 +718,8 @@ kernel @k(ptr<device> %d) {
   ret
 }
 )",
-       "1:1: function '@f': calls and device functions are not supported by "
-       "wave-ra yet; inline them with wave-opt -O3"},
+       "1:1: function '@f' is a device function; wave-ra compiles kernels "
+       "and inlines the device functions they call"},
   };
   for (const Case &C : Cases) {
     auto P = parse(C.Text);
@@ -750,8 +750,9 @@ kernel @k(ptr<device> %d) {
   auto SF = selectInstructions(P->kernel(1));
   ASSERT_FALSE(SF);
   EXPECT_EQ(errorAt(SF.takeError(), P->SM),
-            "8:3: function '@k': calls and device functions are not "
-            "supported by wave-ra yet; inline them with wave-opt -O3");
+            "8:3: function '@k': call to '@f' cannot be inlined (the "
+            "function is recursive); wave-ra inlines every call because "
+            "WAVE's call/return act on whole waves (ISA.md §4.16)");
 }
 
 /// Private variables: the slots' region layout after the kernel's own local

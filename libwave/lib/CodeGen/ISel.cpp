@@ -338,8 +338,8 @@ Expected<SelectedFunction> ISel::run() {
   if (!MF.isKernel())
     return make_error<mir::MIRDiagError>(
         MF.loc(), "function '@" + MF.name().str() +
-                      "': calls and device functions are not supported by "
-                      "wave-ra yet; inline them with wave-opt -O3");
+                      "' is a device function; wave-ra compiles kernels "
+                      "and inlines the device functions they call");
   splitEdges(MF);
 
   LFunction &L = F();
@@ -642,8 +642,13 @@ Error ISel::select(const mir::Instruction &I) {
           LOperand::frag(I.imms()[2])});
     return Error::success();
   case Opcode::Call:
-    return error(I, "calls and device functions are not supported by wave-ra "
-                    "yet; inline them with wave-opt -O3");
+    // compileModule inlines every call first (CodeGen.h); what is left
+    // calls a recursive function.
+    return error(I, "call to '@" +
+                        (I.callee() ? I.callee()->name().str() : "?") +
+                        "' cannot be inlined (the function is recursive); "
+                        "wave-ra inlines every call because WAVE's "
+                        "call/return act on whole waves (ISA.md §4.16)");
   case Opcode::Phi:
   case Opcode::Br:
   case Opcode::CondBr:
