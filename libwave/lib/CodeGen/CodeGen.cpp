@@ -415,10 +415,8 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
           "ISA.md §6.1)");
     // Irreducible control flow is reported on the CFG as written, before
     // selection splits edges and adds blocks the user never named.
-    if (Expected<StructuredCode> Check =
-            structurize(sourceCFG(*MF), ("@" + MF->name()).str());
-        !Check)
-      return Check.takeError();
+    if (Error E = checkReducible(sourceCFG(*MF), ("@" + MF->name()).str()))
+      return E;
     Expected<SelectedFunction> SF = selectInstructions(*MF);
     if (!SF)
       return SF.takeError();

@@ -152,6 +152,8 @@ public:
       : G(G), FuncName(FuncName), N(G.size()) {}
 
   Expected<StructuredCode> run();
+  /// Steps 1-2 only: input checks, RPO, dominators, reducibility.
+  Error analyze();
 
 private:
   const SCFG &G;
@@ -1086,16 +1088,22 @@ unsigned allocateFlags(std::vector<SStmt> &Stmts) {
   return Count;
 }
 
-Expected<StructuredCode> Structurizer::run() {
-  StructuredCode Code;
+Error Structurizer::analyze() {
   if (N == 0)
-    return Code;
+    return Error::success();
   if (Error E = validate())
-    return std::move(E);
+    return E;
   computeRPO();
   computeDominators();
-  if (Error E = checkReducible())
+  return checkReducible();
+}
+
+Expected<StructuredCode> Structurizer::run() {
+  StructuredCode Code;
+  if (Error E = analyze())
     return std::move(E);
+  if (N == 0)
+    return Code;
   computeLoops();
   absorbClosedExits();
   computeExits();
@@ -1112,6 +1120,10 @@ Expected<StructuredCode> Structurizer::run() {
 
 Expected<StructuredCode> structurize(const SCFG &G, StringRef FuncName) {
   return Structurizer(G, FuncName).run();
+}
+
+Error checkReducible(const SCFG &G, StringRef FuncName) {
+  return Structurizer(G, FuncName).analyze();
 }
 
 static void printCond(const SCond &C, const SCFG &G, raw_ostream &OS) {

@@ -104,6 +104,11 @@ struct StructuredCode {
 llvm::Expected<StructuredCode> structurize(const SCFG &G,
                                            llvm::StringRef FuncName);
 
+/// Only the reducibility check of structurize (DFS, dominators, retreating
+/// edges; near-linear), with the same error. wave-ra runs it on the CFG as
+/// written, before edge splitting adds blocks the user never named.
+llvm::Error checkReducible(const SCFG &G, llvm::StringRef FuncName);
+
 /// Prints statements one per line, indented (for tests and debugging).
 void printStructuredCode(const StructuredCode &C, const SCFG &G,
                          llvm::raw_ostream &OS);
