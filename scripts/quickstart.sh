@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # quickstart.sh - install what is missing, build wavetools, and run a real
-# kernel through the pipeline: examples/gemm.wave is assembled by wave-as and
-# a 128x128x128 f32 matrix multiply runs in wave-run's reference emulator.
-# The result is checked element by element against the same product computed
-# in Python. Inputs are small integers, so every f32 product and partial sum
-# is exact and the comparison can demand bit-for-bit equality.
+# kernel through the pipeline, twice:
+#  1. examples/gemm.wave (hand-written assembly) is assembled by wave-as;
+#  2. examples/gemm.wir (MIR) is compiled by wave-opt -O2 | wave-ra |
+#     wave-as (optimizer, structurizer and register allocator);
+# each runs a 128x128x128 f32 matrix multiply in wave-run's reference
+# emulator, and the result is checked element by element against the same
+# product computed in Python. Inputs are small integers, so every f32
+# product and partial sum is exact and the comparison can demand
+# bit-for-bit equality.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/build.sh" "$root/build"
@@ -28,23 +32,17 @@ for name in ("a", "b"):
 PY
 
 A=0 B=$((N * N * 4)) C=$((2 * N * N * 4))
-echo "== wave-run gemm.wbin --grid $((N / 64)),$((N / 64)),1 (C = A x B, ${N}x${N} f32)"
-"$bin/wave-run" "$work/gemm.wbin" --grid $((N / 64)),$((N / 64)),1 \
-  --device-memory $((3 * N * N * 4)) \
-  --arg $A:"$work/a.bin" --arg $B:"$work/b.bin" \
-  --set-reg 0:$A --set-reg 1:$B --set-reg 2:$C \
-  --set-reg 3:$N --set-reg 4:$N --set-reg 5:$N \
-  --dump-f32 $C:$((N * N)) --stats >"$work/out.txt"
-grep -A1 "Instructions executed" "$work/out.txt" | head -1 | sed 's/^ */   /'
 
-python3 - "$work" "$N" <<'PY'
+# check OUT: compares the dumped C in OUT with the product of a.bin and b.bin.
+check() {
+  python3 - "$work" "$N" "$1" <<'PY'
 import struct, sys
-work, n = sys.argv[1], int(sys.argv[2])
+work, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def load(name):
     with open(f"{work}/{name}.bin", "rb") as f:
         return struct.unpack(f"<{n*n}f", f.read())
 a, b = load("a"), load("b")
-lines = open(f"{work}/out.txt").read().split("\n")
+lines = open(out).read().split("\n")
 got = [float(x) for x in lines[: n * n]]
 want = [sum(a[i * n + k] * b[k * n + j] for k in range(n)) for i in range(n) for j in range(n)]
 print("   C[0][0:4] from wave-run:", got[:4])
@@ -56,3 +54,28 @@ if bad:
     sys.exit(1)
 print(f"   all {n*n} elements equal the Python reference: OK")
 PY
+}
+
+echo "== wave-run gemm.wbin --grid $((N / 64)),$((N / 64)),1 (C = A x B, ${N}x${N} f32)"
+"$bin/wave-run" "$work/gemm.wbin" --grid $((N / 64)),$((N / 64)),1 \
+  --device-memory $((3 * N * N * 4)) \
+  --arg $A:"$work/a.bin" --arg $B:"$work/b.bin" \
+  --set-reg 0:$A --set-reg 1:$B --set-reg 2:$C \
+  --set-reg 3:$N --set-reg 4:$N --set-reg 5:$N \
+  --dump-f32 $C:$((N * N)) --stats >"$work/out.txt"
+grep -A1 "Instructions executed" "$work/out.txt" | head -1 | sed 's/^ */   /'
+check "$work/out.txt"
+
+echo "== wave-opt -O2 examples/gemm.wir | wave-ra | wave-as (the compiler path)"
+"$bin/wave-opt" -O2 "$root/examples/gemm.wir" |
+  "$bin/wave-ra" --stats 2>"$work/ra-stats.txt" |
+  "$bin/wave-as" - -o "$work/gemm-mir.wbin"
+grep -E "  instructions$|  registers used|  values spilled" "$work/ra-stats.txt" | sed 's/^ */   /'
+echo "== wave-run gemm-mir.wbin --grid $((N / 16)),$((N / 16)),1"
+"$bin/wave-run" "$work/gemm-mir.wbin" --grid $((N / 16)),$((N / 16)),1 \
+  --device-memory $((3 * N * N * 4)) \
+  --arg $A:"$work/a.bin" --arg $B:"$work/b.bin" \
+  --set-reg 0:$A --set-reg 1:$B --set-reg 2:$C --set-reg 3:$N \
+  --dump-f32 $C:$((N * N)) --stats >"$work/out-mir.txt"
+grep -A1 "Instructions executed" "$work/out-mir.txt" | head -1 | sed 's/^ */   /'
+check "$work/out-mir.txt"
