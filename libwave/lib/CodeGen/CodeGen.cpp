@@ -12,7 +12,7 @@
 #include "wave/IR/MIR.h"
 #include "wave/Transforms/Pass.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -109,23 +109,16 @@ unsigned Layout::negate(unsigned P) {
   // current block and its operands are not written after it.
   for (size_t K = Insts.size(); K > BlockStart; --K) {
     const LInst &Def = Insts[K - 1];
-    bool DefinesP = false;
-    for (unsigned Idx = 0; Idx != Def.Ops.size(); ++Idx)
-      DefinesP |= isDefOperand(Def, Idx) && Def.Ops[Idx].V == P;
-    if (!DefinesP)
+    if (!writesVReg(Def, P))
       continue;
     auto Inv = Def.Pseudo == LPseudo::None ? inverseCompare(Def.Op)
                                            : std::nullopt;
     if (!Inv)
       break;
     unsigned A = Def.Ops[1].V, B = Def.Ops[2].V;
-    bool Clobbered = false;
-    for (size_t J = K; J != Insts.size(); ++J)
-      for (unsigned Idx = 0; Idx != Insts[J].Ops.size(); ++Idx)
-        if (isDefOperand(Insts[J], Idx) &&
-            (Insts[J].Ops[Idx].V == A || Insts[J].Ops[Idx].V == B))
-          Clobbered = true;
-    if (Clobbered)
+    if (any_of(ArrayRef(Insts).drop_front(K), [&](const LInst &I) {
+          return writesVReg(I, A) || writesVReg(I, B);
+        }))
       break;
     LOperand X = Def.Ops[1], Y = Def.Ops[2];
     if (Inv->second)
@@ -146,11 +139,9 @@ unsigned Layout::activeTruePredicate() const {
   if (OpenIfs.empty() || OpenIfs.back().InElse)
     return ~0u;
   const OpenIf &If = OpenIfs.back();
-  const std::vector<LInst> &Insts = SF.F.Insts;
-  for (size_t K = If.At + 1; K != Insts.size(); ++K)
-    for (unsigned Idx = 0; Idx != Insts[K].Ops.size(); ++Idx)
-      if (isDefOperand(Insts[K], Idx) && Insts[K].Ops[Idx].V == If.Pred)
-        return ~0u;
+  if (any_of(ArrayRef(SF.F.Insts).drop_front(If.At + 1),
+             [&](const LInst &I) { return writesVReg(I, If.Pred); }))
+    return ~0u;
   return If.Pred;
 }
 
@@ -337,23 +328,6 @@ static bool isAssemblyName(StringRef Name) {
   return !Name.starts_with("sr");
 }
 
-/// The CFG of \p F as the structurizer sees it, with the MIR block names.
-static SCFG sourceCFG(const mir::Function &F) {
-  SCFG G;
-  DenseMap<const mir::BasicBlock *, unsigned> Index;
-  for (const std::unique_ptr<mir::BasicBlock> &BB : F.blocks()) {
-    Index[BB.get()] = G.Succs.size();
-    G.Succs.emplace_back();
-    G.Names.push_back(BB->name().empty()
-                          ? "^" + std::to_string(G.Names.size())
-                          : "^" + BB->name().str());
-  }
-  for (const std::unique_ptr<mir::BasicBlock> &BB : F.blocks())
-    for (mir::BasicBlock *S : BB->successors())
-      G.Succs[Index[BB.get()]].push_back(Index.lookup(S));
-  return G;
-}
-
 /// The deepest nesting of if/loop frames \p F reaches when it runs,
 /// counting the if/else a predicate copy prints as (LIR.cpp).
 static unsigned maxNesting(const LFunction &F) {
@@ -372,19 +346,13 @@ static unsigned maxNesting(const LFunction &F) {
   return Max;
 }
 
-/// Number of WAVE instructions \p F will print as.
-static unsigned countInstructions(const LFunction &F) {
+/// Number of WAVE instructions in \p Asm, one function as printLFunction
+/// writes it: instructions are the indented lines (directives start at
+/// column 0), so copies count as what they print as, nothing or moves.
+static unsigned countInstructions(StringRef Asm) {
   unsigned N = 0;
-  for (const LInst &I : F.Insts) {
-    if (I.Pseudo != LPseudo::Copy) {
-      ++N;
-      continue;
-    }
-    const LOperand &D = I.Ops[0], &S = I.Ops[1];
-    if (F.Assignment[D.V] + D.Sub == F.Assignment[S.V] + S.Sub)
-      continue;
-    N += F.VRegs[D.V].Class == RegClass::Pred ? 5 : F.VRegs[D.V].Size;
-  }
+  for (StringRef Line : split(Asm, '\n'))
+    N += Line.starts_with(" ");
   return N;
 }
 
@@ -415,13 +383,13 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
           "ISA.md §6.1)");
     // Irreducible control flow is reported on the CFG as written, before
     // selection splits edges and adds blocks the user never named.
-    if (Error E = checkReducible(sourceCFG(*MF), ("@" + MF->name()).str()))
+    std::string Name = ("@" + MF->name()).str();
+    if (Error E = checkReducible(buildSCFG(*MF), Name))
       return E;
     Expected<SelectedFunction> SF = selectInstructions(*MF);
     if (!SF)
       return SF.takeError();
-    Expected<StructuredCode> SC =
-        structurize(SF->G, ("@" + MF->name()).str());
+    Expected<StructuredCode> SC = structurize(SF->G, Name);
     if (!SC)
       return SC.takeError();
     Layout(*SF, *SC).run();
@@ -449,9 +417,12 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
           "kernel '@" + F.Name + "': structured control flow nests " +
           std::to_string(Depth) + " frames deep; a wave's divergence stack "
           "holds " + std::to_string(MaxControlDepth) + " (ISA.md §4.15)");
-    printLFunction(F, Out, /*Virtual=*/false);
+    std::string Asm;
+    raw_string_ostream AsmOS(Asm);
+    printLFunction(F, AsmOS, /*Virtual=*/false);
+    Out << Asm;
     if (Reports)
-      Reports->push_back({F.Name, *Stats, countInstructions(F)});
+      Reports->push_back({F.Name, *Stats, countInstructions(Asm)});
   }
   OS << Text;
   return Error::success();

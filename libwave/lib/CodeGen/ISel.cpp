@@ -240,7 +240,6 @@ private:
   DenseMap<const mir::Value *, unsigned> VRegOf;
   /// x' of each phi x (Sreedhar method I).
   DenseMap<const mir::Instruction *, unsigned> PhiIn;
-  DenseMap<const BasicBlock *, unsigned> NodeOf;
   /// Constants materialized in the current block (32-bit by bits; f64 by
   /// bits in a pair). Not DenseMaps: every bit pattern is a valid key.
   std::unordered_map<uint32_t, unsigned> Const32;
@@ -352,21 +351,11 @@ Expected<SelectedFunction> ISel::run() {
   if (Error E = layoutPrivateSlots())
     return std::move(E);
 
-  unsigned N = MF.numBlocks();
-  for (unsigned K = 0; K != N; ++K)
-    NodeOf[MF.blocks()[K].get()] = K;
-  SF.Blocks.resize(N);
-  SF.G.Succs.resize(N);
-  SF.G.Names.resize(N);
-  DenseMap<const BasicBlock *, std::string> Labels = blockLabels(MF);
-  for (unsigned K = 0; K != N; ++K) {
-    BasicBlock &BB = *MF.blocks()[K];
-    SF.G.Names[K] = "^" + Labels[&BB];
-    for (BasicBlock *S : BB.successors())
-      SF.G.Succs[K].push_back(NodeOf.lookup(S));
-    if (Error E = selectBlock(BB, SF.Blocks[K]))
+  SF.G = buildSCFG(MF);
+  SF.Blocks.resize(MF.numBlocks());
+  for (unsigned K = 0; K != MF.numBlocks(); ++K)
+    if (Error E = selectBlock(*MF.blocks()[K], SF.Blocks[K]))
       return std::move(E);
-  }
   return std::move(SF);
 }
 
@@ -481,8 +470,7 @@ Error ISel::selectBlock(BasicBlock &BB, SelectedBlock &SB) {
       unsigned D = def(I);
       for (size_t K = Out->size(); K-- > Start;) {
         LInst &LI = (*Out)[K];
-        if (!LI.Ops.empty() && LI.Ops[0].isReg() && LI.Ops[0].V == D &&
-            isDefOperand(LI, 0)) {
+        if (writesVReg(LI, D)) {
           LI.Comment = "%" + I.name().str();
           break;
         }
@@ -1210,6 +1198,24 @@ Error ISel::selectWave(const mir::Instruction &I) {
   default:
     return error(I, "unexpected wave operation");
   }
+}
+
+SCFG buildSCFG(const mir::Function &F) {
+  SCFG G;
+  unsigned N = F.numBlocks();
+  DenseMap<const BasicBlock *, unsigned> NodeOf;
+  for (unsigned K = 0; K != N; ++K)
+    NodeOf[F.blocks()[K].get()] = K;
+  DenseMap<const BasicBlock *, std::string> Labels = blockLabels(F);
+  G.Succs.resize(N);
+  G.Names.resize(N);
+  for (unsigned K = 0; K != N; ++K) {
+    const BasicBlock &BB = *F.blocks()[K];
+    G.Names[K] = "^" + Labels[&BB];
+    for (BasicBlock *S : BB.successors())
+      G.Succs[K].push_back(NodeOf.lookup(S));
+  }
+  return G;
 }
 
 Expected<SelectedFunction> selectInstructions(mir::Function &F) {

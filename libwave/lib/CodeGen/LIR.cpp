@@ -39,6 +39,13 @@ bool isDefOperand(const LInst &I, unsigned Idx) {
          (OD.Kind == OperandKind::Reg || OD.Kind == OperandKind::Pred);
 }
 
+bool writesVReg(const LInst &I, unsigned VReg) {
+  for (unsigned Idx = 0; Idx != I.Ops.size(); ++Idx)
+    if (I.Ops[Idx].isReg() && I.Ops[Idx].V == VReg && isDefOperand(I, Idx))
+      return true;
+  return false;
+}
+
 unsigned operandWidth(const LInst &I, unsigned Idx,
                       ArrayRef<VRegInfo> VRegs) {
   if (Idx >= I.Ops.size() || !I.Ops[Idx].isReg())

@@ -231,16 +231,10 @@ std::unique_ptr<Pass> createInlinePass() {
   return std::make_unique<InlinePass>();
 }
 
-unsigned inlineAllCalls(Module &M) {
+void inlineAllCalls(Module &M) {
   InlinePass P(~0u, ~0u);
   PassStats Stats;
   P.runOnModule(M, Stats);
-  unsigned N = 0;
-  for (const auto &F : M.functions())
-    for (const auto &BB : F->blocks())
-      for (const Instruction &I : BB->insts())
-        N += I.opcode() == Opcode::Call;
-  return N;
 }
 
 } // namespace wave::mir

@@ -77,6 +77,11 @@ struct SelectedFunction {
   SCFG G;
 };
 
+/// The CFG of \p F for the structurizer: one node per block in block order
+/// (node 0 = entry), successors in terminator order, and names as the MIR
+/// printer writes the labels ("^loop", "^3" for the fourth unnamed block).
+SCFG buildSCFG(const mir::Function &F);
+
 /// Selects instructions for \p F, splitting its critical edges first.
 /// Errors are MIRDiagError (wave/IR/MIRDiagnostic.h) located at the MIR
 /// instruction that has no lowering, naming the function.

@@ -153,6 +153,9 @@ struct LInst {
 /// operands are not.
 bool isDefOperand(const LInst &I, unsigned Idx);
 
+/// Whether \p I writes virtual register \p VReg (wholly or in part).
+bool writesVReg(const LInst &I, unsigned VReg);
+
 /// How many consecutive general registers operand \p Idx of \p I touches,
 /// starting at its register (+ Sub): 2 for the f64 operands of
 /// dadd/dsub/dmul/dma/ddiv/dsqrt, the f64 side of cvt_f32_f64/cvt_f64_f32,

@@ -83,9 +83,8 @@ llvm::Expected<Pipeline> parsePipeline(llvm::StringRef Spec);
 /// into every function of \p M, with no size limit: the `inline` pass
 /// (Inline.cpp) without its thresholds. wave-ra runs it first because
 /// WAVE's `call`/`return` act on whole waves (ISA.md §4.16) while MIR calls
-/// are per lane. Returns the number of calls left in \p M afterwards: calls
-/// to recursive functions (and within them), which cannot be inlined.
-unsigned inlineAllCalls(Module &M);
+/// are per lane. Calls to recursive functions cannot be inlined and remain.
+void inlineAllCalls(Module &M);
 
 /// The pass names of optimisation level \p Level (0..3). Seed 003's table:
 /// O1 = DCE, CSE, CFG simplification; O2 adds SCCP, LICM, strength
