@@ -6,7 +6,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  cmake ninja-build python3
+  cmake ninja-build make python3
   clang-22 lld-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev
   libzstd-dev libz3-dev zlib1g-dev
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev

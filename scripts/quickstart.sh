@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # quickstart.sh - install what is missing, build wavetools, and run a real
-# kernel through the pipeline, twice:
-#  1. examples/gemm.wave (hand-written assembly) is assembled by wave-as;
-#  2. examples/gemm.wir (MIR) is compiled by wave-opt -O2 | wave-ra |
-#     wave-as (optimizer, structurizer and register allocator);
+# kernel through the pipeline, from source first:
+#  1. examples/gemm.py (Python) and its twin examples/gemm.cpp (C++) are
+#     compiled by wave-fe | wave-opt -O2 | wave-ra | wave-as (frontend,
+#     optimizer, structurizer, register allocator, assembler);
+#  2. examples/gemm.wave (hand-written assembly) is assembled by wave-as;
+#  3. examples/gemm.wir (MIR) is compiled by wave-opt -O2 | wave-ra |
+#     wave-as;
 # each runs a 128x128x128 f32 matrix multiply in wave-run's reference
 # emulator, and the result is checked element by element against the same
 # product computed in Python. Inputs are small integers, so every f32
@@ -55,6 +58,22 @@ if bad:
 print(f"   all {n*n} elements equal the Python reference: OK")
 PY
 }
+
+for src in gemm.py gemm.cpp; do
+  echo "== wave-fe examples/$src | wave-opt -O2 | wave-ra | wave-as (from source)"
+  "$bin/wave-fe" "$root/examples/$src" | "$bin/wave-opt" -O2 |
+    "$bin/wave-ra" --stats 2>"$work/ra-stats.txt" |
+    "$bin/wave-as" - -o "$work/$src.wbin"
+  grep -E "  instructions$|  registers used" "$work/ra-stats.txt" | sed 's/^ */   /'
+  echo "== wave-run $src.wbin --grid $((N / 16)),$((N / 16)),1 (C = A x B, ${N}x${N} f32)"
+  "$bin/wave-run" "$work/$src.wbin" --grid $((N / 16)),$((N / 16)),1 \
+    --device-memory $((3 * N * N * 4)) \
+    --arg $A:"$work/a.bin" --arg $B:"$work/b.bin" \
+    --set-reg 0:$A --set-reg 1:$B --set-reg 2:$C --set-reg 3:$N \
+    --dump-f32 $C:$((N * N)) --stats >"$work/out-$src.txt"
+  grep -A1 "Instructions executed" "$work/out-$src.txt" | head -1 | sed 's/^ */   /'
+  check "$work/out-$src.txt"
+done
 
 echo "== wave-run gemm.wbin --grid $((N / 64)),$((N / 64)),1 (C = A x B, ${N}x${N} f32)"
 "$bin/wave-run" "$work/gemm.wbin" --grid $((N / 64)),$((N / 64)),1 \

@@ -1,0 +1,50 @@
+//===- Frontend.h - Kernel-language parsers ---------------------*- C++ -*-===//
+//
+// One recursive-descent parser per kernel language (seed 003, "Frontend";
+// formats/kernel-languages.md), each over its own tokenizer with line and
+// column tracking, each producing unchecked HIR (HIR.h): names unresolved,
+// types only where the source writes them. Parsers report every syntax
+// error of the buffer (they resynchronise at the next statement) and
+// reject constructs outside the dialect (classes, closures, strings,
+// exceptions, ...) with a located error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_FRONTEND_FRONTEND_H
+#define WAVE_FRONTEND_FRONTEND_H
+
+#include "wave/HIR/Diagnostics.h"
+#include "wave/HIR/HIR.h"
+
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+
+namespace wave::fe {
+
+/// Parses buffer \p BufferID of \p SM as Python kernel source. Always
+/// returns a module (possibly partial); \p Diags has the errors.
+std::unique_ptr<hir::Module> parsePython(const llvm::SourceMgr &SM,
+                                         unsigned BufferID,
+                                         hir::DiagnosticEngine &Diags);
+/// The same for the C++ dialect.
+std::unique_ptr<hir::Module> parseCpp(const llvm::SourceMgr &SM,
+                                      unsigned BufferID,
+                                      hir::DiagnosticEngine &Diags);
+/// The same for the Rust dialect.
+std::unique_ptr<hir::Module> parseRust(const llvm::SourceMgr &SM,
+                                       unsigned BufferID,
+                                       hir::DiagnosticEngine &Diags);
+/// The same for the TypeScript dialect.
+std::unique_ptr<hir::Module> parseTypeScript(const llvm::SourceMgr &SM,
+                                             unsigned BufferID,
+                                             hir::DiagnosticEngine &Diags);
+
+/// Dispatches to the parser of \p Lang.
+std::unique_ptr<hir::Module> parseSource(hir::Language Lang,
+                                         const llvm::SourceMgr &SM,
+                                         unsigned BufferID,
+                                         hir::DiagnosticEngine &Diags);
+
+} // namespace wave::fe
+
+#endif // WAVE_FRONTEND_FRONTEND_H

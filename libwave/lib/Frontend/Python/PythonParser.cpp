@@ -1,0 +1,625 @@
+//===- PythonParser.cpp - Module level of the Python kernel dialect -------===//
+//
+// The top of the Python frontend (formats/kernel-languages.md, "Python"):
+// parsePython(); the module level (`import wave`, `from wave import ...`,
+// docstrings, function definitions); `@kernel` and
+// `@wave.kernel(workgroup_size=...)` decorators; parameter, return and
+// variable type annotations; and the token, diagnostic and recovery
+// helpers. Statements are in PythonStmt.cpp, expressions in
+// PythonExpr.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "PythonParser.h"
+
+#include "wave/Frontend/Frontend.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace wave;
+using namespace wave::fe;
+using llvm::dyn_cast;
+using llvm::isa;
+using llvm::SMLoc;
+using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// Tokens, diagnostics, recovery
+//===----------------------------------------------------------------------===//
+
+void PythonParser::error(SMLoc Loc, const llvm::Twine &Msg) {
+  if (!Fatal)
+    Diags.error(Loc, Msg);
+}
+
+void PythonParser::flushLexErrors(bool All) {
+  while (NextLexError < LexErrors.size() &&
+         (All || LexErrors[NextLexError].TokIndex <= Pos)) {
+    const PyLexError &E = LexErrors[NextLexError++];
+    error(E.Loc, E.Msg);
+  }
+}
+
+void PythonParser::note(SMLoc Loc, const llvm::Twine &Msg) {
+  if (!Fatal)
+    Diags.note(Loc, Msg);
+}
+
+std::string PythonParser::describe(const PyToken &T) const {
+  switch (T.K) {
+  case PyTok::Ident:
+  case PyTok::Number: {
+    StringRef S = T.Text;
+    if (S.size() > 32)
+      return "'" + S.take_front(32).str() + "...'";
+    return "'" + S.str() + "'";
+  }
+  case PyTok::String:
+    return "a string";
+  case PyTok::Indent:
+    return "an indented line";
+  case PyTok::Dedent:
+    return "the end of the block";
+  case PyTok::Unknown: {
+    unsigned char C = T.Text.empty() ? 0 : T.Text[0];
+    if (C >= 0x80)
+      return "a non-ASCII character";
+    if (llvm::isPrint(C))
+      return "'" + std::string(1, C) + "'";
+    return "'\\x" + llvm::utohexstr(C, /*LowerCase=*/true, 2) + "'";
+  }
+  default:
+    return pyTokSpelling(T.K).str();
+  }
+}
+
+bool PythonParser::expectClose(PyTok K, const PyToken &Open,
+                               const llvm::Twine &Msg) {
+  if (consumeIf(K))
+    return true;
+  error(tok().loc(), Msg + ", found " + describe(tok()));
+  note(Open.loc(), "to match this " + pyTokSpelling(Open.K));
+  return false;
+}
+
+PythonParser::DepthGuard::DepthGuard(PythonParser &P) : P(P) {
+  Ok = ++P.Depth <= MaxDepth && !P.Fatal;
+  if (!Ok && !P.Fatal) {
+    P.error(P.tok().loc(), "nesting too deep (more than " +
+                               llvm::Twine(MaxDepth) +
+                               " nested expressions or blocks)");
+    P.Fatal = true;
+    P.Pos = P.Toks.size() - 1;
+  }
+}
+
+void PythonParser::skipToLineEnd() {
+  while (!is(PyTok::Newline) && !is(PyTok::Eof))
+    consume();
+}
+
+void PythonParser::skipStatement() {
+  // The clauses of a rejected `try` belong to it: skip them too.
+  bool IsTry = isIdent("try");
+  do {
+    skipToLineEnd();
+    consumeIf(PyTok::Newline);
+    if (is(PyTok::Indent))
+      skipBlock();
+  } while (IsTry &&
+           (isIdent("except") || isIdent("else") || isIdent("finally")));
+}
+
+void PythonParser::skipBlock() {
+  unsigned Level = 0;
+  while (!is(PyTok::Eof)) {
+    if (is(PyTok::Indent))
+      ++Level;
+    else if (is(PyTok::Dedent) && --Level == 0) {
+      consume();
+      return;
+    }
+    consume();
+  }
+}
+
+void PythonParser::skipBracketRest() {
+  unsigned Level = 1;
+  while (!is(PyTok::Newline) && !is(PyTok::Eof)) {
+    PyTok K = consume().K;
+    if (K == PyTok::LParen || K == PyTok::LBracket || K == PyTok::LBrace)
+      ++Level;
+    else if ((K == PyTok::RParen || K == PyTok::RBracket ||
+              K == PyTok::RBrace) &&
+             --Level == 0)
+      return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Module level
+//===----------------------------------------------------------------------===//
+
+std::unique_ptr<hir::Module> PythonParser::parseModule() {
+  auto M = std::make_unique<hir::Module>(hir::Language::Python);
+  flushLexErrors();
+  bool First = true;
+  while (!is(PyTok::Eof)) {
+    if (is(PyTok::Newline) || is(PyTok::Dedent)) {
+      consume();
+      continue;
+    }
+    if (is(PyTok::Indent)) {
+      error(tok().loc(), "unexpected indent");
+      skipBlock();
+      continue;
+    }
+    if (First && atDocstring()) {
+      skipDocstring();
+      First = false;
+      continue;
+    }
+    First = false;
+    if (is(PyTok::At) || isIdent("def")) {
+      parseFunctionDef(*M);
+      continue;
+    }
+    if (isIdent("import") || isIdent("from")) {
+      parseImport();
+      continue;
+    }
+    if (is(PyTok::String)) {
+      if (!tok().Reported)
+        error(tok().loc(), "strings are not supported in WAVE kernels");
+    } else if (!rejectUnsupportedStatement())
+      error(tok().loc(), "statements outside a function are not supported "
+                         "in WAVE kernels; only 'def', 'import wave' and "
+                         "'from wave import ...' may appear at the top level");
+    skipStatement();
+  }
+  flushLexErrors(/*All=*/true);
+  return M;
+}
+
+bool PythonParser::atDocstring() const {
+  if (!is(PyTok::String))
+    return false;
+  unsigned I = 0;
+  while (is(PyTok::String, I))
+    ++I;
+  return is(PyTok::Newline, I) || is(PyTok::Eof, I);
+}
+
+void PythonParser::skipDocstring() {
+  while (is(PyTok::String))
+    consume();
+  consumeIf(PyTok::Newline);
+}
+
+/// `import wave` or `from wave import names | * | (names)`; anything else
+/// is reported. Accepted imports produce nothing.
+void PythonParser::parseImport() {
+  const PyToken &Kw = consume();
+  if (Kw.isIdent("import")) {
+    do {
+      if (!isName()) {
+        error(tok().loc(), "expected a module name after 'import', found " +
+                               describe(tok()));
+        skipStatement();
+        return;
+      }
+      const PyToken &Mod = consume();
+      std::string Name = Mod.Text.str();
+      while (is(PyTok::Dot) && is(PyTok::Ident, 1)) {
+        consume();
+        Name += "." + consume().Text.str();
+      }
+      if (Name != "wave") {
+        error(Mod.loc(), "importing '" + Name +
+                             "' is not supported in WAVE kernels; only "
+                             "'import wave' and 'from wave import ...' are "
+                             "allowed");
+        skipStatement();
+        return;
+      }
+      if (isIdent("as")) {
+        error(tok().loc(), "'import wave as ...' is not supported; write "
+                           "'import wave'");
+        skipStatement();
+        return;
+      }
+    } while (consumeIf(PyTok::Comma));
+  } else {
+    if (!isIdent("wave") || is(PyTok::Dot, 1)) {
+      error(tok().loc(), "only 'from wave import ...' is supported in WAVE "
+                         "kernels");
+      skipStatement();
+      return;
+    }
+    consume();
+    if (!isIdent("import")) {
+      error(tok().loc(),
+            "expected 'import' after 'from wave', found " + describe(tok()));
+      skipStatement();
+      return;
+    }
+    consume();
+    if (!consumeIf(PyTok::Star)) {
+      const PyToken *Open = is(PyTok::LParen) ? &consume() : nullptr;
+      do {
+        if (Open && is(PyTok::RParen))
+          break;
+        if (!is(PyTok::Ident)) {
+          error(tok().loc(),
+                "expected a name to import, found " + describe(tok()));
+          skipStatement();
+          return;
+        }
+        consume();
+        if (isIdent("as")) {
+          error(tok().loc(), "renaming imports with 'as' is not supported "
+                             "in WAVE kernels");
+          skipStatement();
+          return;
+        }
+      } while (consumeIf(PyTok::Comma));
+      if (Open && !expectClose(PyTok::RParen, *Open,
+                               "expected ')' to close the import list")) {
+        skipStatement();
+        return;
+      }
+    }
+  }
+  if (!is(PyTok::Newline) && !is(PyTok::Semi) && !is(PyTok::Eof)) {
+    error(tok().loc(),
+          "expected a newline after the import, found " + describe(tok()));
+    skipStatement();
+    return;
+  }
+  consumeIf(PyTok::Semi);
+  consumeIf(PyTok::Newline);
+}
+
+bool PythonParser::rejectUnsupportedStatement() {
+  const PyToken &T = tok();
+  if (!T.is(PyTok::Ident))
+    return false;
+  StringRef W = T.Text;
+  StringRef Msg = llvm::StringSwitch<StringRef>(W)
+                      .Case("class", "classes are not supported in WAVE "
+                                     "kernels")
+                      .Case("with", "'with' statements are not supported in "
+                                    "WAVE kernels")
+                      .Case("async", "'async' is not supported in WAVE "
+                                     "kernels")
+                      .Case("await", "'await' is not supported in WAVE "
+                                     "kernels")
+                      .Cases({"global", "nonlocal"},
+                             "global and nonlocal declarations are not "
+                             "supported in WAVE kernels")
+                      .Case("del", "'del' statements are not supported in "
+                                   "WAVE kernels")
+                      .Case("assert", "'assert' statements are not "
+                                      "supported in WAVE kernels")
+                      .Case("yield", "generators ('yield') are not supported "
+                                     "in WAVE kernels")
+                      .Case("lambda", "lambda expressions are not supported "
+                                      "in WAVE kernels")
+                      .Default("");
+  if (W == "try" || W == "except" || W == "finally" || W == "raise") {
+    error(T.loc(),
+          "exception handling ('" + W + "') is not supported in WAVE kernels");
+    return true;
+  }
+  if (W == "async" && isIdent("def", 1)) {
+    error(T.loc(), "'async' functions are not supported in WAVE kernels");
+    return true;
+  }
+  if (W == "match" && (isName(1) || is(PyTok::Number, 1))) {
+    error(T.loc(), "'match' statements are not supported in WAVE kernels");
+    return true;
+  }
+  if (Msg.empty())
+    return false;
+  error(T.loc(), Msg);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Functions, decorators, types
+//===----------------------------------------------------------------------===//
+
+std::optional<hir::Scalar> wave::fe::pythonScalarType(StringRef Name) {
+  return llvm::StringSwitch<std::optional<hir::Scalar>>(Name)
+      .Case("f32", hir::Scalar::F32)
+      .Case("float", hir::Scalar::F32)
+      .Case("f16", hir::Scalar::F16)
+      .Case("f64", hir::Scalar::F64)
+      .Case("i32", hir::Scalar::I32)
+      .Case("int", hir::Scalar::I32)
+      .Case("u32", hir::Scalar::U32)
+      .Case("bool", hir::Scalar::Bool)
+      .Default(std::nullopt);
+}
+
+void PythonParser::parseFunctionDef(hir::Module &M) {
+  KernelMark K;
+  while (is(PyTok::At))
+    parseDecorator(K);
+  if (!isIdent("def")) {
+    if (!rejectUnsupportedStatement())
+      error(tok().loc(),
+            "expected 'def' after the decorator, found " + describe(tok()));
+    skipStatement();
+    return;
+  }
+  consume();
+  if (!isName()) {
+    error(tok().loc(),
+          "expected a function name after 'def', found " + describe(tok()));
+    skipStatement();
+    return;
+  }
+  const PyToken &NameTok = consume();
+  auto F = std::make_unique<hir::FunctionDecl>(NameTok.loc(),
+                                               NameTok.Text.str(), K.IsKernel);
+  F->WorkgroupSize = K.WorkgroupSize;
+  bool HeaderOk = parseParams(*F);
+  if (HeaderOk && is(PyTok::Arrow)) {
+    consume();
+    std::optional<PyTypeRef> R = parseType();
+    if (!R) {
+      HeaderOk = false;
+    } else if (R->IsBuffer) {
+      error(R->Loc, "functions cannot return buffers in WAVE kernels");
+    } else if (R->Valid) {
+      F->ReturnTy = hir::Type::scalar(R->S);
+    }
+  }
+  if (!HeaderOk) {
+    // Still parse the body, for its errors; the function is dropped.
+    skipToLineEnd();
+    parseIndentedBlock(NameTok.loc(), "function definition", /*Quiet=*/true);
+    return;
+  }
+  F->Body = parseSuite("function definition", /*AllowDocstring=*/true);
+  M.Functions.push_back(std::move(F));
+}
+
+void PythonParser::parseDecorator(KernelMark &K) {
+  consume(); // '@'
+  bool Qualified = false;
+  if (isIdent("wave") && is(PyTok::Dot, 1)) {
+    consume();
+    consume();
+    Qualified = true;
+  }
+  if (!is(PyTok::Ident) || tok().Text != "kernel") {
+    if (is(PyTok::Ident))
+      error(tok().loc(), "decorator '@" +
+                             llvm::Twine(Qualified ? "wave." : "") +
+                             tok().Text +
+                             "' is not supported; kernels are marked with "
+                             "'@kernel' or '@wave.kernel'");
+    else
+      error(tok().loc(),
+            "expected a decorator name after '@', found " + describe(tok()));
+    skipToLineEnd();
+    consumeIf(PyTok::Newline);
+    return;
+  }
+  if (K.IsKernel)
+    error(tok().loc(), "duplicate '@kernel' decorator");
+  K.IsKernel = true;
+  consume();
+  if (is(PyTok::LParen)) {
+    const PyToken &Open = consume();
+    while (!is(PyTok::RParen)) {
+      if (isName() && is(PyTok::Equal, 1)) {
+        const PyToken &Key = consume();
+        consume();
+        if (Key.Text == "workgroup_size") {
+          parseWorkgroupSize(K);
+        } else {
+          error(Key.loc(), "unknown argument '" + Key.Text +
+                               "' of '@kernel'; expected 'workgroup_size'");
+          if (!parseExpr())
+            break;
+        }
+      } else {
+        error(tok().loc(), "'@kernel' takes only the keyword argument "
+                           "'workgroup_size'");
+        if (!parseExpr())
+          break;
+      }
+      if (!consumeIf(PyTok::Comma))
+        break;
+    }
+    if (!expectClose(PyTok::RParen, Open,
+                     "expected ')' to close the decorator arguments")) {
+      skipToLineEnd();
+      consumeIf(PyTok::Newline);
+      return;
+    }
+  }
+  if (!is(PyTok::Newline)) {
+    error(tok().loc(),
+          "expected a newline after the decorator, found " + describe(tok()));
+    skipToLineEnd();
+  }
+  consumeIf(PyTok::Newline);
+}
+
+/// `(x, y, z)`, `(x, y)`, `(x,)` or `x`: integer literals in 1..1024.
+void PythonParser::parseWorkgroupSize(KernelMark &K) {
+  SMLoc Loc = tok().loc();
+  std::vector<hir::ExprPtr> Dims;
+  if (is(PyTok::LParen)) {
+    const PyToken &Open = consume();
+    while (!is(PyTok::RParen)) {
+      hir::ExprPtr E = parseExpr();
+      if (!E)
+        return;
+      Dims.push_back(std::move(E));
+      if (!consumeIf(PyTok::Comma))
+        break;
+    }
+    if (!expectClose(PyTok::RParen, Open,
+                     "expected ')' to close the workgroup size"))
+      return;
+  } else {
+    hir::ExprPtr E = parseExpr();
+    if (!E)
+      return;
+    Dims.push_back(std::move(E));
+  }
+  if (Dims.empty() || Dims.size() > 3) {
+    error(Loc, "the workgroup size needs 1 to 3 dimensions, found " +
+                   llvm::Twine(Dims.size()));
+    return;
+  }
+  std::array<uint32_t, 3> Size = {1, 1, 1};
+  bool Ok = true;
+  for (size_t I = 0; I < Dims.size(); ++I) {
+    const auto *L = dyn_cast<hir::IntLitExpr>(Dims[I].get());
+    if (!L) {
+      error(Dims[I]->loc(), "the workgroup size must be integer literals");
+      Ok = false;
+    } else if (L->Value < 1 || L->Value > 1024) {
+      error(L->loc(), "workgroup size " + llvm::Twine(L->Value) +
+                          " is out of range; each dimension must be "
+                          "between 1 and 1024");
+      Ok = false;
+    } else {
+      Size[I] = static_cast<uint32_t>(L->Value);
+    }
+  }
+  if (Ok)
+    K.WorkgroupSize = Size;
+}
+
+bool PythonParser::parseParams(hir::FunctionDecl &F) {
+  if (!is(PyTok::LParen)) {
+    error(tok().loc(),
+          "expected '(' after the function name, found " + describe(tok()));
+    return false;
+  }
+  const PyToken &Open = consume();
+  while (!is(PyTok::RParen)) {
+    if (is(PyTok::Star) || is(PyTok::StarStar) || is(PyTok::Slash)) {
+      const PyToken &Mark = consume();
+      if (Mark.is(PyTok::Slash))
+        error(Mark.loc(), "positional-only parameters ('/') are not "
+                          "supported in WAVE kernels");
+      else if (Mark.is(PyTok::Star) && !isName())
+        error(Mark.loc(), "keyword-only parameters ('*') are not supported "
+                          "in WAVE kernels");
+      else
+        error(Mark.loc(),
+              llvm::Twine(Mark.is(PyTok::Star) ? "'*args'" : "'**kwargs'") +
+                  " parameters are not supported in WAVE "
+                  "kernels");
+      // Skip the rest of this parameter.
+      while (!is(PyTok::Comma) && !is(PyTok::RParen) && !is(PyTok::Newline) &&
+             !is(PyTok::Eof))
+        consume();
+    } else {
+      if (!isName()) {
+        error(tok().loc(),
+              "expected a parameter name, found " + describe(tok()));
+        return false;
+      }
+      const PyToken &Name = consume();
+      hir::Type Ty = hir::Type::invalid();
+      if (consumeIf(PyTok::Colon)) {
+        std::optional<PyTypeRef> T = parseType();
+        if (!T)
+          return false;
+        if (T->IsNone)
+          error(T->Loc, "'None' is not a parameter type");
+        else if (T->IsBuffer && T->Valid)
+          Ty = hir::Type::buffer(T->S);
+        else if (T->Valid)
+          Ty = hir::Type::scalar(T->S);
+      } else {
+        error(Name.loc(), "parameter '" + Name.Text +
+                              "' needs a type annotation, e.g. '" + Name.Text +
+                              ": f32' or '" + Name.Text + ": f32[:]'");
+      }
+      if (is(PyTok::Equal)) {
+        error(tok().loc(), "default parameter values are not supported in "
+                           "WAVE kernels");
+        consume();
+        if (!parseExpr())
+          return false;
+      }
+      F.Params.emplace_back(Name.loc(), Name.Text.str(), Ty);
+    }
+    if (!consumeIf(PyTok::Comma))
+      break;
+  }
+  return expectClose(PyTok::RParen, Open,
+                     "expected ')' to close the parameter list");
+}
+
+std::optional<PyTypeRef> PythonParser::parseType() {
+  PyTypeRef T;
+  T.Loc = tok().loc();
+  if (isIdent("None")) {
+    consume();
+    T.IsNone = true;
+    T.Spelling = "None";
+    return T;
+  }
+  if (isIdent("wave") && is(PyTok::Dot, 1)) {
+    consume();
+    consume();
+  }
+  if (!is(PyTok::Ident)) {
+    error(tok().loc(), "expected a type, found " + describe(tok()));
+    return std::nullopt;
+  }
+  const PyToken &Name = consume();
+  T.Spelling = Name.Text.str();
+  if (is(PyTok::Dot)) {
+    std::string Full = T.Spelling;
+    while (is(PyTok::Dot) && is(PyTok::Ident, 1)) {
+      consume();
+      Full += "." + consume().Text.str();
+    }
+    error(Name.loc(), "qualified type '" + Full +
+                          "' is not supported; write a WAVE type such as "
+                          "'f32' or 'wave.f32'");
+  } else if (std::optional<hir::Scalar> S = pythonScalarType(T.Spelling)) {
+    T.Valid = true;
+    T.S = *S;
+  } else {
+    error(Name.loc(), "unknown type '" + T.Spelling +
+                          "'; expected f32, f16, f64, i32, u32, bool, int "
+                          "or float");
+  }
+  if (is(PyTok::LBracket)) {
+    const PyToken &Open = consume();
+    T.IsBuffer = true;
+    if (is(PyTok::Colon) && is(PyTok::RBracket, 1)) {
+      consume();
+      consume();
+    } else {
+      if (T.Valid)
+        error(Open.loc(), "buffer types are written '" + T.Spelling + "[:]'");
+      skipBracketRest();
+    }
+    if (T.Valid && T.S == hir::Scalar::Bool) {
+      error(T.Loc, "buffers of 'bool' are not supported in WAVE kernels");
+      T.Valid = false;
+    }
+  }
+  return T;
+}
+
+std::unique_ptr<hir::Module>
+wave::fe::parsePython(const llvm::SourceMgr &SM, unsigned BufferID,
+                      hir::DiagnosticEngine &Diags) {
+  PythonParser P(SM.getMemoryBuffer(BufferID)->getBuffer(), Diags);
+  return P.parseModule();
+}

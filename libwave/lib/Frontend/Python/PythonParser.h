@@ -1,0 +1,200 @@
+//===- PythonParser.h - Parser of the Python kernel dialect -----*- C++ -*-===//
+//
+// Private to the Python frontend. PythonParser is a recursive-descent
+// parser over the token vector of tokenizePython() that builds unchecked
+// HIR (formats/kernel-languages.md, "Python"). Its members are split over
+// three files: PythonParser.cpp (tokens, diagnostics, recovery, the
+// module, decorators, functions, types), PythonStmt.cpp (statements) and
+// PythonExpr.cpp (expressions, one function per precedence level).
+//
+// Error recovery: a parse function that reports a syntax error returns
+// null (or false); the statement that called it skips to the end of its
+// logical line, and past the indented block that follows when there is
+// one, so that one run reports every error of a file. Constructs whose
+// extent is known (a `**`, a keyword argument, a list display, a string)
+// are reported and parsing goes on in place with a placeholder.
+// Recursion is capped at MaxDepth nested expressions and blocks: deeper
+// input gets one "nesting too deep" error and parsing stops.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_LIB_FRONTEND_PYTHON_PYTHONPARSER_H
+#define WAVE_LIB_FRONTEND_PYTHON_PYTHONPARSER_H
+
+#include "PythonLexer.h"
+
+#include "wave/HIR/Diagnostics.h"
+#include "wave/HIR/HIR.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wave::fe {
+
+/// A type annotation as written: `f32`, `wave.u32`, `f32[:]`, `None`.
+struct PyTypeRef {
+  llvm::SMLoc Loc;       ///< The first token of the annotation.
+  bool Valid = false;    ///< A known scalar was named (S is meaningful).
+  bool IsNone = false;   ///< `None`.
+  bool IsBuffer = false; ///< `T[:]`.
+  hir::Scalar S = hir::Scalar::I32;
+  std::string Spelling; ///< The type name without qualifier, for messages.
+};
+
+class PythonParser {
+public:
+  PythonParser(llvm::StringRef Buffer, hir::DiagnosticEngine &Diags)
+      : Toks(tokenizePython(Buffer, LexErrors)), Diags(Diags) {}
+
+  /// Parses the whole buffer.
+  std::unique_ptr<hir::Module> parseModule();
+
+  /// Deepest nesting of expressions and blocks before "nesting too deep".
+  static constexpr unsigned MaxDepth = 256;
+
+private:
+  //===--- Tokens and diagnostics (PythonParser.cpp) ---------------------===//
+  const PyToken &tok(unsigned Ahead = 0) const {
+    size_t I = Pos + Ahead;
+    return I < Toks.size() ? Toks[I] : Toks.back();
+  }
+  const PyToken &consume() {
+    const PyToken &T = Toks[Pos];
+    if (Pos + 1 < Toks.size())
+      ++Pos;
+    flushLexErrors();
+    return T;
+  }
+  /// Reports the tokenizer's errors up to the current token.
+  void flushLexErrors(bool All = false);
+  bool is(PyTok K, unsigned Ahead = 0) const { return tok(Ahead).is(K); }
+  bool isIdent(llvm::StringRef S, unsigned Ahead = 0) const {
+    return tok(Ahead).isIdent(S);
+  }
+  bool consumeIf(PyTok K) {
+    if (!is(K))
+      return false;
+    consume();
+    return true;
+  }
+  /// A name token that is not a keyword.
+  bool isName(unsigned Ahead = 0) const {
+    return is(PyTok::Ident, Ahead) && !isPythonKeyword(tok(Ahead).Text);
+  }
+  /// At the end of a simple statement: `;`, NEWLINE or end of file.
+  bool atStmtEnd() const {
+    return is(PyTok::Semi) || is(PyTok::Newline) || is(PyTok::Eof);
+  }
+  void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  /// "'x'", "end of line", "a string", ...: \p T for "found ..." in messages.
+  std::string describe(const PyToken &T) const;
+  /// Expects the closing bracket \p K of \p Open; else reports \p Msg and a
+  /// note at the opener.
+  bool expectClose(PyTok K, const PyToken &Open, const llvm::Twine &Msg);
+
+  /// RAII nesting counter; false once MaxDepth is exceeded (reported once,
+  /// then the parser jumps to the end of the input).
+  class DepthGuard {
+  public:
+    explicit DepthGuard(PythonParser &P);
+    ~DepthGuard() { --P.Depth; }
+    explicit operator bool() const { return Ok; }
+
+  private:
+    PythonParser &P;
+    bool Ok;
+  };
+
+  //===--- Recovery (PythonParser.cpp) ----------------------------------===//
+  /// Skips to the NEWLINE of the current logical line (not consumed).
+  void skipToLineEnd();
+  /// Skips the rest of the logical line and the indented block after it.
+  void skipStatement();
+  /// At an INDENT: skips to just past the matching DEDENT.
+  void skipBlock();
+  /// Skips to just past the bracket that closes an already consumed
+  /// opener (nested brackets included); stops at NEWLINE.
+  void skipBracketRest();
+
+  //===--- Module and functions (PythonParser.cpp) -----------------------===//
+  void parseImport();
+  /// Whether the current logical line is only string literals.
+  bool atDocstring() const;
+  void skipDocstring();
+  /// Decorators (zero or more), then `def`.
+  void parseFunctionDef(hir::Module &M);
+  struct KernelMark {
+    bool IsKernel = false;
+    std::optional<std::array<uint32_t, 3>> WorkgroupSize;
+  };
+  /// One `@...` line.
+  void parseDecorator(KernelMark &K);
+  void parseWorkgroupSize(KernelMark &K);
+  bool parseParams(hir::FunctionDecl &F);
+  /// A type annotation; std::nullopt after a syntax error (reported).
+  std::optional<PyTypeRef> parseType();
+  /// Reports a statement keyword outside the dialect and returns true.
+  bool rejectUnsupportedStatement();
+
+  //===--- Statements (PythonStmt.cpp) ----------------------------------===//
+  /// `:` and the suite after a compound statement's header.
+  std::unique_ptr<hir::BlockStmt> parseSuite(llvm::StringRef What,
+                                             bool AllowDocstring = false);
+  /// At NEWLINE: the indented block of a suite. \p Quiet: a header error
+  /// was already reported, so a missing block is not.
+  std::unique_ptr<hir::BlockStmt>
+  parseIndentedBlock(llvm::SMLoc Loc, llvm::StringRef What, bool Quiet,
+                     bool AllowDocstring = false);
+  /// After INDENT: statements up to and including the matching DEDENT.
+  void parseBlockBody(std::vector<hir::StmtPtr> &Out, bool AllowDocstring);
+  void parseStatement(std::vector<hir::StmtPtr> &Out);
+  /// `a; b; c` NEWLINE.
+  void parseSimpleStatements(std::vector<hir::StmtPtr> &Out);
+  bool parseSimpleStatement(std::vector<hir::StmtPtr> &Out);
+  bool parseAnnotatedDecl(std::vector<hir::StmtPtr> &Out);
+  bool parseSharedDecl(std::vector<hir::StmtPtr> &Out);
+  bool parseAssignOrExpr(std::vector<hir::StmtPtr> &Out);
+  hir::StmtPtr parseIf();
+  hir::StmtPtr parseWhile();
+  hir::StmtPtr parseFor();
+  /// A loop's `else:` clause: reported and skipped.
+  void rejectLoopElse(llvm::StringRef Loop);
+
+  //===--- Expressions (PythonExpr.cpp) ---------------------------------===//
+  hir::ExprPtr parseExpr();
+  hir::ExprPtr parseConditional();
+  hir::ExprPtr parseOr();
+  hir::ExprPtr parseAnd();
+  hir::ExprPtr parseNot();
+  hir::ExprPtr parseComparison();
+  /// `|`, `^`, `&`, shifts, additive, multiplicative (Level 0..5).
+  hir::ExprPtr parseBinary(unsigned Level);
+  hir::ExprPtr parseUnary();
+  hir::ExprPtr parsePower();
+  hir::ExprPtr parsePrimary();
+  hir::ExprPtr parseAtom();
+  /// After a call's `(`: the arguments and `)`.
+  bool parseCallArgs(hir::CallExpr &C, const PyToken &LParen);
+  hir::ExprPtr placeholder(llvm::SMLoc Loc);
+
+  std::vector<PyLexError> LexErrors;
+  size_t NextLexError = 0;
+  std::vector<PyToken> Toks;
+  size_t Pos = 0;
+  hir::DiagnosticEngine &Diags;
+  unsigned Depth = 0;
+  /// Nesting too deep: everything after is skipped and nothing reported.
+  bool Fatal = false;
+};
+
+/// The scalar a type name denotes (`f32`, `int` -> i32, `float` -> f32).
+std::optional<hir::Scalar> pythonScalarType(llvm::StringRef Name);
+
+} // namespace wave::fe
+
+#endif // WAVE_LIB_FRONTEND_PYTHON_PYTHONPARSER_H

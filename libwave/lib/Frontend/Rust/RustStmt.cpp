@@ -1,0 +1,557 @@
+//===- RustStmt.cpp - Parser of the Rust kernel dialect: statements -------===//
+//
+// Blocks and statements of the Rust dialect: `let` (and `let x =
+// shared(T, N)`), assignments and compound assignments, expression
+// statements, `if` / `else if` / `else`, `while`, `loop`, `for i in a..b`
+// (`..=`, `(a..b).step_by(s)`), `break`, `continue`, `return` and nested
+// blocks. A block is parsed into a RustBlock first, because what its tail
+// (a last expression without `;`, or a trailing `if`) means depends on the
+// context: a function's result, the value of an if-expression branch, or
+// (in a statement body) a call statement.
+//
+//===----------------------------------------------------------------------===//
+#include "RustParser.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace wave;
+using namespace wave::fe;
+using llvm::SMLoc;
+
+namespace {
+/// The compound-assignment operator spelled \p S (`+=` -> Add); for `=`,
+/// sets \p Plain.
+bool assignOp(const RustToken &T, std::optional<hir::BinaryOp> &Op) {
+  if (!T.is(RustTok::Punct))
+    return false;
+  Op = llvm::StringSwitch<std::optional<hir::BinaryOp>>(T.Text)
+           .Case("+=", hir::BinaryOp::Add)
+           .Case("-=", hir::BinaryOp::Sub)
+           .Case("*=", hir::BinaryOp::Mul)
+           .Case("/=", hir::BinaryOp::Div)
+           .Case("%=", hir::BinaryOp::Rem)
+           .Case("&=", hir::BinaryOp::BitAnd)
+           .Case("|=", hir::BinaryOp::BitOr)
+           .Case("^=", hir::BinaryOp::BitXor)
+           .Case("<<=", hir::BinaryOp::Shl)
+           .Case(">>=", hir::BinaryOp::Shr)
+           .Default(std::nullopt);
+  return Op || T.Text == "=";
+}
+} // namespace
+
+RustBlock RustParser::parseBlock() {
+  RustBlock B;
+  SMLoc LBrace = tok().loc();
+  B.Block = std::make_unique<hir::BlockStmt>(LBrace);
+  if (!isPunct("{")) {
+    error(LBrace, "expected '{', found " + describe(tok()));
+    return B;
+  }
+  if (!enterNesting())
+    return B;
+  consume();
+  while (!atEof() && !isPunct("}")) {
+    size_t Before = Pos;
+    parseStmt(B);
+    if (Pos == Before)
+      consume();
+    if ((B.Tail || B.TailIf) && !isPunct("}")) {
+      // Cannot happen: a tail is only taken before '}'.
+      B.Tail.reset();
+      B.TailIf.reset();
+    }
+  }
+  if (!consumePunct("}")) {
+    error(tok().loc(), "expected '}' to close the block, found " +
+                           describe(tok()));
+    note(LBrace, "to match this '{'");
+  }
+  leaveNesting();
+  return B;
+}
+
+std::unique_ptr<hir::BlockStmt> RustParser::parseStmtBlock() {
+  if (!isPunct("{")) {
+    error(tok().loc(), "expected '{', found " + describe(tok()));
+    return nullptr;
+  }
+  return finishStmtBlock(parseBlock());
+}
+
+std::unique_ptr<hir::BlockStmt> RustParser::finishStmtBlock(RustBlock B) {
+  if (B.Tail) {
+    SMLoc L = B.Tail->loc();
+    if (llvm::isa<hir::CallExpr>(*B.Tail))
+      B.Block->Body.push_back(
+          std::make_unique<hir::ExprStmt>(L, std::move(B.Tail)));
+    else
+      error(L, "expected ';' after the expression (only a function body or "
+               "an if-expression branch can end in a value)");
+  } else if (B.TailIf) {
+    B.Block->Body.push_back(ifToStmt(std::move(B.TailIf)));
+  }
+  return std::move(B.Block);
+}
+
+bool RustParser::endStmt(const llvm::Twine &What) {
+  if (consumePunct(";") || isPunct("}"))
+    return true;
+  std::optional<hir::BinaryOp> Op;
+  if (assignOp(tok(), Op))
+    error(tok().loc(), "assignment cannot be used as an expression");
+  else
+    error(tok().loc(), "expected ';' " + What + ", found " + describe(tok()));
+  return false;
+}
+
+bool RustParser::checkNoAssign() {
+  std::optional<hir::BinaryOp> Op;
+  if (!assignOp(tok(), Op))
+    return true;
+  error(tok().loc(), "assignment cannot be used as a condition; use '==' to "
+                     "compare");
+  return false;
+}
+
+void RustParser::parseStmt(RustBlock &B) {
+  size_t Start = Pos;
+  const RustToken T = tok();
+  auto Push = [&](hir::StmtPtr S) {
+    if (S) {
+      B.Block->Body.push_back(std::move(S));
+      return;
+    }
+    Pos = Start;
+    skipStatement();
+  };
+  if (T.isPunct(";")) {
+    consume();
+    return;
+  }
+  if (T.isPunct("#")) {
+    // An attribute on a statement (#[allow(...)]): skipped.
+    consume();
+    consumePunct("!");
+    if (isPunct("["))
+      skipBalanced();
+    return;
+  }
+  if (T.is(RustTok::Lifetime)) {
+    error(T.loc(), "loop labels are not supported in WAVE kernels");
+    consume();
+    consumePunct(":");
+    return;
+  }
+  if (T.isPunct("{")) {
+    Push(parseStmtBlock());
+    return;
+  }
+  if (!T.is(RustTok::Ident)) {
+    parseExprStmt(B);
+    return;
+  }
+  llvm::StringRef W = T.Text;
+  if (W == "let")
+    return Push(parseLet());
+  if (W == "if") {
+    std::unique_ptr<RustIf> If = parseIf();
+    if (!If)
+      return Push(nullptr);
+    if (isPunct("}")) {
+      B.TailIf = std::move(If);
+      return;
+    }
+    Push(ifToStmt(std::move(If)));
+    if (isPunct(".") || isIdent("as")) {
+      error(tok().loc(), "an 'if' statement cannot be used as a value here; "
+                         "use 'let' or parentheses");
+      skipStatement();
+    }
+    return;
+  }
+  if (W == "while" || W == "loop")
+    return Push(parseWhile());
+  if (W == "for")
+    return Push(parseFor());
+  if (W == "break" || W == "continue") {
+    consume();
+    if (tok().is(RustTok::Lifetime)) {
+      error(tok().loc(), "loop labels are not supported in WAVE kernels");
+      consume();
+    }
+    if (!isPunct(";") && !isPunct("}")) {
+      if (W == "break")
+        error(tok().loc(), "'break' with a value is not supported in WAVE "
+                           "kernels");
+      else
+        error(tok().loc(), "expected ';' after 'continue', found " +
+                               describe(tok()));
+      return Push(nullptr);
+    }
+    consumePunct(";");
+    if (W == "break")
+      B.Block->Body.push_back(std::make_unique<hir::BreakStmt>(T.loc()));
+    else
+      B.Block->Body.push_back(std::make_unique<hir::ContinueStmt>(T.loc()));
+    return;
+  }
+  if (W == "return") {
+    consume();
+    hir::ExprPtr Value;
+    if (!isPunct(";") && !isPunct("}")) {
+      Value = parseExpr();
+      if (!Value)
+        return Push(nullptr);
+    }
+    if (!endStmt("after 'return'"))
+      return Push(nullptr);
+    B.Block->Body.push_back(
+        std::make_unique<hir::ReturnStmt>(T.loc(), std::move(Value)));
+    return;
+  }
+  bool IsItem = llvm::StringSwitch<bool>(W)
+                    .Cases({"fn", "struct", "enum", "union", "impl", "trait",
+                            "mod", "use", "const", "static", "type"},
+                           true)
+                    .Case("extern", true)
+                    .Default(false);
+  if (IsItem) {
+    error(T.loc(), "'" + W + "' items inside functions are not supported in "
+                   "WAVE kernels");
+    return Push(nullptr);
+  }
+  if (W == "unsafe") {
+    error(T.loc(), "'unsafe' blocks are not supported in WAVE kernels");
+    return Push(nullptr);
+  }
+  if (W == "macro_rules" && isPunct("!", 1)) {
+    error(T.loc(), "macros ('macro_rules!') are not supported in WAVE "
+                   "kernels");
+    return Push(nullptr);
+  }
+  parseExprStmt(B);
+}
+
+void RustParser::parseExprStmt(RustBlock &B) {
+  size_t Start = Pos;
+  hir::ExprPtr E = parseExpr();
+  if (!E) {
+    Pos = Start;
+    skipStatement();
+    return;
+  }
+  std::optional<hir::BinaryOp> Op;
+  if (assignOp(tok(), Op)) {
+    RustToken OpTok = consume();
+    if (!llvm::isa<hir::NameExpr>(*E) && !llvm::isa<hir::IndexExpr>(*E))
+      error(E->loc(), "invalid left-hand side of assignment: expected a "
+                      "variable or an element 'a[i]'");
+    hir::ExprPtr Value = parseExpr();
+    if (!Value || !endStmt("after the assignment")) {
+      Pos = Start;
+      skipStatement();
+      return;
+    }
+    B.Block->Body.push_back(std::make_unique<hir::AssignStmt>(
+        OpTok.loc(), std::move(E), std::move(Value), Op));
+    return;
+  }
+  if (isPunct("}")) {
+    B.Tail = std::move(E);
+    return;
+  }
+  if (!endStmt("after the expression")) {
+    skipStatement();
+    return;
+  }
+  SMLoc L = E->loc();
+  B.Block->Body.push_back(std::make_unique<hir::ExprStmt>(L, std::move(E)));
+}
+
+hir::StmtPtr RustParser::parseLet() {
+  consume(); // 'let'
+  bool Mutable = false;
+  if (isIdent("mut")) {
+    consume();
+    Mutable = true;
+  }
+  RustToken Name;
+  if (isIdent("_") || isIdent("ref") || isPunct("(") || isPunct("[") ||
+      (tok().is(RustTok::Ident) && isPunct("{", 1))) {
+    error(tok().loc(), "'let' patterns are not supported in WAVE kernels; "
+                       "declare a single name");
+    return nullptr;
+  }
+  if (!expectName(Name, "a variable name after 'let'"))
+    return nullptr;
+  std::optional<hir::Scalar> Ty;
+  SMLoc TyLoc;
+  if (consumePunct(":")) {
+    TyLoc = tok().loc();
+    Ty = parseScalarType("after ':'");
+    if (!Ty)
+      return nullptr;
+  }
+  hir::ExprPtr Init;
+  if (consumePunct("=")) {
+    if ((isIdent("shared") && isPunct("(", 1)) ||
+        (isIdent("wave") && isPunct("::", 1) && isIdent("shared", 2) &&
+         isPunct("(", 3))) {
+      if (Ty) {
+        error(TyLoc, "a shared array declaration takes no type annotation");
+        return nullptr;
+      }
+      return parseShared(Name);
+    }
+    Init = parseExpr();
+    if (!Init)
+      return nullptr;
+    if (isIdent("else")) {
+      error(tok().loc(), "'let ... else' is not supported in WAVE kernels");
+      return nullptr;
+    }
+  }
+  if (!endStmt("after the 'let' statement"))
+    return nullptr;
+  return std::make_unique<hir::VarDecl>(Name.loc(), Name.Text.str(), Ty,
+                                        std::move(Init), Mutable);
+}
+
+hir::StmtPtr RustParser::parseShared(const RustToken &Name) {
+  if (isIdent("wave"))
+    Pos += 2;
+  consume(); // 'shared'
+  SMLoc LParen = consume().loc();
+  std::optional<hir::Scalar> Elem =
+      parseScalarType("as the element type of 'shared'");
+  if (!Elem)
+    return nullptr;
+  if (!expectPunct(",", "after the element type of 'shared'"))
+    return nullptr;
+  hir::ExprPtr Size = parseExpr();
+  if (!Size)
+    return nullptr;
+  consumePunct(",");
+  if (!consumePunct(")")) {
+    error(tok().loc(), "expected ')' to close the argument list, found " +
+                           describe(tok()));
+    note(LParen, "to match this '('");
+    return nullptr;
+  }
+  if (!endStmt("after the 'let' statement"))
+    return nullptr;
+  return std::make_unique<hir::SharedDecl>(Name.loc(), Name.Text.str(), *Elem,
+                                           std::move(Size));
+}
+
+hir::StmtPtr RustParser::parseWhile() {
+  RustToken KW = consume();
+  hir::ExprPtr Cond;
+  if (KW.Text == "loop") {
+    Cond = std::make_unique<hir::BoolLitExpr>(KW.loc(), true);
+  } else {
+    if (isIdent("let")) {
+      error(tok().loc(), "'while let' is not supported in WAVE kernels");
+      return nullptr;
+    }
+    Cond = parseExpr();
+    if (!Cond || !checkNoAssign())
+      return nullptr;
+  }
+  std::unique_ptr<hir::BlockStmt> Body = parseStmtBlock();
+  if (!Body)
+    return nullptr;
+  return std::make_unique<hir::WhileStmt>(KW.loc(), std::move(Cond),
+                                          std::move(Body));
+}
+
+hir::StmtPtr RustParser::parseFor() {
+  SMLoc ForLoc = consume().loc();
+  RustToken Var;
+  if (isIdent("_")) {
+    Var = consume(); // `for _ in ..`: a variable nobody can name.
+  } else if (isPunct("(") || isPunct("[") || isIdent("mut") ||
+             isIdent("ref")) {
+    error(tok().loc(), "'for' patterns are not supported in WAVE kernels; "
+                       "use a single name");
+    return nullptr;
+  } else if (!expectName(Var, "a loop variable after 'for'")) {
+    return nullptr;
+  }
+  if (!isIdent("in")) {
+    error(tok().loc(), "expected 'in' after the loop variable, found " +
+                           describe(tok()));
+    return nullptr;
+  }
+  consume();
+  auto F = std::make_unique<hir::ForRangeStmt>(ForLoc, Var.Text.str(),
+                                               Var.loc());
+  if (!parseForRange(*F))
+    return nullptr;
+  F->Body = parseStmtBlock();
+  if (!F->Body)
+    return nullptr;
+  return F;
+}
+
+bool RustParser::parseForRange(hir::ForRangeStmt &F) {
+  auto ParseBounds = [&]() {
+    SMLoc StartLoc = tok().loc();
+    bool Saved = RangeAllowed;
+    RangeAllowed = true;
+    F.Start = parseExpr();
+    RangeAllowed = Saved;
+    if (!F.Start)
+      return false;
+    if (isPunct("..=")) {
+      F.Inclusive = true;
+    } else if (!isPunct("..")) {
+      error(StartLoc, "only ranges ('a..b', 'a..=b', '(a..b).step_by(s)') "
+                      "can be iterated in WAVE kernels");
+      return false;
+    }
+    consume();
+    F.End = parseExpr();
+    return F.End != nullptr;
+  };
+  // `(a..b).step_by(s)`: a '(' whose group holds a top-level range.
+  bool Parenthesized = false;
+  if (isPunct("(")) {
+    unsigned Level = 0;
+    for (size_t I = Pos; I < Toks.size(); ++I) {
+      const RustToken &T = Toks[I];
+      if (T.isPunct("(") || T.isPunct("[") || T.isPunct("{"))
+        ++Level;
+      else if (T.isPunct(")") || T.isPunct("]") || T.isPunct("}")) {
+        if (--Level == 0)
+          break;
+      } else if (Level == 1 && (T.isPunct("..") || T.isPunct("..="))) {
+        Parenthesized = true;
+        break;
+      } else if (T.is(RustTok::Eof)) {
+        break;
+      }
+    }
+  }
+  if (!Parenthesized)
+    return ParseBounds();
+  SMLoc LParen = consume().loc();
+  if (!ParseBounds())
+    return false;
+  if (!consumePunct(")")) {
+    error(tok().loc(), "expected ')' to close the range, found " +
+                           describe(tok()));
+    note(LParen, "to match this '('");
+    return false;
+  }
+  if (!isPunct("."))
+    return true;
+  consume();
+  if (!isIdent("step_by")) {
+    error(tok().loc(), "only '.step_by(s)' can follow a range in WAVE kernels "
+                       "(found " +
+                           describe(tok()) + ")");
+    return false;
+  }
+  consume();
+  std::vector<hir::ExprPtr> Args;
+  if (!isPunct("(")) {
+    error(tok().loc(), "expected '(' after 'step_by', found " +
+                           describe(tok()));
+    return false;
+  }
+  SMLoc ArgsLoc = tok().loc();
+  if (!parseArgs(Args))
+    return false;
+  if (Args.size() != 1) {
+    error(ArgsLoc, "'step_by' takes 1 argument");
+    return false;
+  }
+  F.Step = std::move(Args[0]);
+  if (isPunct(".")) {
+    error(tok().loc(), "only '.step_by(s)' can follow a range in WAVE "
+                       "kernels");
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<RustIf> RustParser::parseIf() {
+  if (!enterNesting())
+    return nullptr;
+  struct Leave {
+    RustParser &P;
+    ~Leave() { P.leaveNesting(); }
+  } L{*this};
+  auto If = std::make_unique<RustIf>();
+  If->Loc = consume().loc();
+  if (isIdent("let")) {
+    error(tok().loc(), "'if let' is not supported in WAVE kernels; use a "
+                       "condition");
+    return nullptr;
+  }
+  If->Cond = parseExpr();
+  if (!If->Cond || !checkNoAssign())
+    return nullptr;
+  if (!isPunct("{")) {
+    error(tok().loc(), "expected '{' after the 'if' condition, found " +
+                           describe(tok()));
+    return nullptr;
+  }
+  If->Then = parseBlock();
+  if (!isIdent("else"))
+    return If;
+  consume();
+  if (isIdent("if")) {
+    If->ElseIf = parseIf();
+    if (!If->ElseIf)
+      return nullptr;
+  } else if (isPunct("{")) {
+    If->Else = parseBlock();
+  } else {
+    error(tok().loc(), "expected '{' or 'if' after 'else', found " +
+                           describe(tok()));
+    return nullptr;
+  }
+  return If;
+}
+
+hir::StmtPtr RustParser::ifToStmt(std::unique_ptr<RustIf> If) {
+  std::unique_ptr<hir::BlockStmt> Then = finishStmtBlock(std::move(If->Then));
+  hir::StmtPtr Else;
+  if (If->ElseIf)
+    Else = ifToStmt(std::move(If->ElseIf));
+  else if (If->Else)
+    Else = finishStmtBlock(std::move(*If->Else));
+  return std::make_unique<hir::IfStmt>(If->Loc, std::move(If->Cond),
+                                       std::move(Then), std::move(Else));
+}
+
+hir::ExprPtr RustParser::ifToExpr(std::unique_ptr<RustIf> If) {
+  if (!If->ElseIf && !If->Else) {
+    error(If->Loc, "an if-expression must have an 'else' branch");
+    return nullptr;
+  }
+  hir::ExprPtr Then = blockToExpr(std::move(If->Then), If->Loc);
+  hir::ExprPtr Else = If->ElseIf ? ifToExpr(std::move(If->ElseIf))
+                                 : blockToExpr(std::move(*If->Else), If->Loc);
+  if (!Then || !Else)
+    return nullptr;
+  return std::make_unique<hir::ConditionalExpr>(
+      If->Loc, std::move(If->Cond), std::move(Then), std::move(Else));
+}
+
+hir::ExprPtr RustParser::blockToExpr(RustBlock B, SMLoc IfLoc) {
+  if (!B.Block->Body.empty()) {
+    error(B.Block->loc(),
+          "if-expressions whose blocks contain statements are not supported");
+    return nullptr;
+  }
+  if (B.Tail)
+    return std::move(B.Tail);
+  if (B.TailIf)
+    return ifToExpr(std::move(B.TailIf));
+  error(B.Block->loc(), "this branch of the if-expression has no value");
+  return nullptr;
+}

@@ -1,0 +1,179 @@
+//===- TypeScriptParser.h - Parser of the TypeScript dialect ----*- C++ -*-===//
+//
+// Private to the TypeScript frontend. TSParser is a recursive-descent
+// parser over TSLexer tokens that builds unchecked HIR
+// (formats/kernel-languages.md, "TypeScript"). Its members are split over
+// three files: TypeScriptParser.cpp (tokens, recovery, the top level,
+// functions, kernel markers, types), TypeScriptStmt.cpp (statements and
+// automatic semicolon insertion) and TypeScriptExpr.cpp (expressions, by
+// precedence climbing).
+//
+// Error recovery: a parse function that reports a syntax error returns
+// null (or false); the statement (or top-level declaration) that called it
+// skips to the next statement boundary and goes on, so that one run reports
+// every error of a file. Constructs that parse but are outside the dialect
+// (`x as f32`, `a ?? b`) are reported without skipping.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_LIB_FRONTEND_TYPESCRIPT_TYPESCRIPTPARSER_H
+#define WAVE_LIB_FRONTEND_TYPESCRIPT_TYPESCRIPTPARSER_H
+
+#include "TypeScriptLexer.h"
+
+#include "wave/HIR/Diagnostics.h"
+#include "wave/HIR/HIR.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wave::fe {
+
+class TSParser {
+public:
+  TSParser(llvm::StringRef Buffer, hir::DiagnosticEngine &Diags)
+      : Lex(Buffer, Diags), Diags(Diags) {}
+
+  /// Parses the whole buffer.
+  std::unique_ptr<hir::Module> parseModule();
+
+private:
+  //===--- Tokens and diagnostics (TypeScriptParser.cpp) -----------------===//
+  const TSToken &tok(unsigned Ahead = 0);
+  TSToken consume();
+  /// Consumes the punctuator \p S if it is the current token.
+  bool consumeIf(llvm::StringRef S);
+  bool is(llvm::StringRef S, unsigned Ahead = 0) { return tok(Ahead).is(S); }
+  bool isIdent(llvm::StringRef S, unsigned Ahead = 0) {
+    return tok(Ahead).isIdent(S);
+  }
+  bool atEof() { return tok().is(TSTok::Eof); }
+  void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  /// The token quoted for a message: "'x'", "end of file", "a string
+  /// literal", ...
+  std::string describe(const TSToken &T);
+  /// Consumes the punctuator \p S or reports "expected 'S' \p Context,
+  /// found ..." and returns false.
+  bool expect(llvm::StringRef S, const llvm::Twine &Context);
+  /// Skips the balanced group that starts at the current `(`, `[` or `{`.
+  void skipBalanced();
+  /// Skips to the end of the current statement: past a `;`, past a
+  /// balanced `{...}`, up to (not past) a `}` that closes the enclosing
+  /// block, or up to a statement keyword that starts a new line.
+  void skipStatement();
+  /// Skips a rejected top-level item the same way, stopping also before a
+  /// top-level keyword that starts a line.
+  void skipTopLevel();
+  /// Skips to the `)` that closes the current group (consumed); stops
+  /// before a `{` or `}` (and a `;` if \p StopAtSemi) outside brackets.
+  void skipToCloseParen(bool StopAtSemi);
+
+  /// Counts nesting; reports "nesting too deep" once past the limit and
+  /// then makes every further token Eof, which unwinds the parser.
+  class DepthGuard {
+  public:
+    explicit DepthGuard(TSParser &P);
+    ~DepthGuard() { --P.Depth; }
+    DepthGuard(const DepthGuard &) = delete;
+    DepthGuard &operator=(const DepthGuard &) = delete;
+
+  private:
+    TSParser &P;
+  };
+
+  //===--- Top level and types (TypeScriptParser.cpp) --------------------===//
+  void parseTopLevel();
+  void parseImport();
+  /// Parses `function name(params): T { body }` at the current `function`.
+  void parseFunction(bool IsKernel,
+                     std::optional<std::array<uint32_t, 3>> WGSize);
+  bool parseParam(hir::FunctionDecl &F);
+  /// Reads the `// @kernel ...` comment text \p Comment: sets \p WGSize
+  /// from a `workgroup_size(x, y, z)` after the marker.
+  void parseKernelComment(llvm::StringRef Comment,
+                          std::optional<std::array<uint32_t, 3>> &WGSize);
+  /// A parameter, return or variable type. \p What names the position for
+  /// messages. Returns std::nullopt after reporting an error.
+  std::optional<hir::Type> parseType(llvm::StringRef What);
+  /// Rejects a top-level host-language declaration; true if it was one.
+  bool rejectTopLevelKeyword();
+
+  //===--- Statements (TypeScriptStmt.cpp) -------------------------------===//
+  std::unique_ptr<hir::BlockStmt> parseBlock();
+  /// Parses one statement and appends it (or, for `let a = 1, b = 2`,
+  /// several) to \p Out. Recovers from errors itself.
+  void parseStatement(hir::BlockStmt &Out);
+  bool parseStatementInner(hir::BlockStmt &Out);
+  /// A statement used as the body of if/while/for: a block, or any other
+  /// statement wrapped in a block.
+  std::unique_ptr<hir::BlockStmt> parseSubStatement();
+  bool parseIf(hir::BlockStmt &Out);
+  bool parseWhile(hir::BlockStmt &Out);
+  bool parseDoWhile(hir::BlockStmt &Out);
+  bool parseFor(hir::BlockStmt &Out);
+  /// `( expr )` after if/while.
+  hir::ExprPtr parseCondition(llvm::StringRef Keyword);
+  /// `let/const/var a = e, b: T;` appended to \p Out (stops before the
+  /// end of the statement). \p InFor: a `for` initializer (one declarator).
+  bool parseDeclaration(hir::BlockStmt &Out, bool InFor);
+  /// `shared(T, N)` / `wave.shared(T, N)` initializer of \p Name.
+  hir::StmtPtr parseSharedInit(llvm::SMLoc NameLoc, llvm::StringRef Name);
+  bool atSharedCall();
+  /// Assignment, `x op= e`, `x++`, `++x`, or an expression statement.
+  hir::StmtPtr parseSimpleStatement();
+  /// Ends a statement: a `;`, or (automatic semicolon insertion) a line
+  /// break, a `}` or the end of the file before the next token. Reports
+  /// "expected ';' after \p What" otherwise.
+  bool endStatement(llvm::StringRef What);
+  /// The current token ends a statement without a `;` (ASI).
+  bool atImplicitSemicolon();
+  /// Rejects a host-language statement; true if it was one.
+  bool rejectUnsupportedStatement();
+
+  //===--- Expressions (TypeScriptExpr.cpp) ------------------------------===//
+  /// A full expression: conditional, then rejects a trailing assignment.
+  hir::ExprPtr parseExpr();
+  /// `?:` level; \p LHS is an already parsed prefix (the statement parser
+  /// reads an assignment target first).
+  hir::ExprPtr parseConditional(hir::ExprPtr LHS = nullptr);
+  hir::ExprPtr parseBinary(unsigned MinPrec, hir::ExprPtr LHS = nullptr);
+  hir::ExprPtr parseUnary();
+  /// \p StopAtIncDec: leave a trailing `++`/`--` for the statement parser.
+  hir::ExprPtr parsePostfix(bool StopAtIncDec = false);
+  hir::ExprPtr parsePrimary();
+  hir::ExprPtr parseNumber();
+  hir::ExprPtr parseIdentifierExpr();
+  /// The argument list after a callee name (current token `(`).
+  hir::ExprPtr parseCallArgs(std::unique_ptr<hir::CallExpr> Call);
+  /// Reports an assignment operator after a full expression.
+  void rejectAssignmentInExpr();
+  bool isAssignOp(const TSToken &T) const;
+  std::optional<hir::BinaryOp> compoundOp(const TSToken &T) const;
+  /// Whether \p Name qualifies a call (`wave`, `Math`, the name of an
+  /// `import * as` of "wave").
+  bool isQualifier(llvm::StringRef Name) const;
+
+  TSLexer Lex;
+  hir::DiagnosticEngine &Diags;
+  /// Tokens read so far; Toks[Pos] is the current one. A deque, so that a
+  /// reference from tok() stays valid while later tokens are read.
+  std::deque<TSToken> Toks;
+  size_t Pos = 0;
+  TSToken EofTok;
+  unsigned Depth = 0;
+  /// Set after "nesting too deep": the parser stops.
+  bool Fatal = false;
+  /// The local name of `import * as X from "wave"` (besides `wave`).
+  std::string WaveAlias;
+  std::unique_ptr<hir::Module> M;
+};
+
+} // namespace wave::fe
+
+#endif // WAVE_LIB_FRONTEND_TYPESCRIPT_TYPESCRIPTPARSER_H

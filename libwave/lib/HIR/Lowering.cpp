@@ -1,0 +1,1195 @@
+//===- Lowering.cpp - Checked HIR to SSA MIR ------------------------------===//
+//
+// One FunctionLowering per function. Control flow: every structured
+// statement becomes the blocks LLVM's front ends use (if.then / if.else /
+// if.end, while.cond / while.body / while.end, for.cond / for.body /
+// for.step / for.end, do.body / do.cond / do.end); conditions branch
+// directly (short-circuit && and || and Python comparison chains never
+// materialise a bool unless a value is needed). Code after a return,
+// break or continue in the same block is unreachable and not lowered.
+//
+// SSA: Braun, Buchwald, Hack, Leißa, Mallon and Zwinkau, "Simple and
+// Efficient Construction of Static Single Assignment Form" (CC 2013). A
+// block is sealed once all its predecessors are known; reading a variable
+// in an unsealed block makes an operandless phi that sealing completes;
+// trivial phis are removed as they appear. Values carry the names of the
+// variables they are assigned to ("acc", "acc.1", ...), so -O0 output reads
+// like the source.
+//
+//===----------------------------------------------------------------------===//
+#include "wave/HIR/Lowering.h"
+
+#include "SemaInternal.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <bit>
+#include <cmath>
+
+using namespace wave;
+using namespace wave::hir;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+using mir::BasicBlock;
+using mir::CmpPred;
+using mir::Instruction;
+using mir::Opcode;
+using mir::Value;
+using MT = mir::Type;
+
+namespace {
+
+MT mirType(Scalar S) {
+  switch (S) {
+  case Scalar::Bool:
+    return MT::I1;
+  case Scalar::I32:
+    return MT::I32;
+  case Scalar::U32:
+    return MT::U32;
+  case Scalar::F16:
+    return MT::F16;
+  case Scalar::F32:
+    return MT::F32;
+  case Scalar::F64:
+    return MT::F64;
+  }
+  llvm_unreachable("bad scalar");
+}
+
+MT mirType(const Type &T) {
+  if (T.K == Type::Buffer)
+    return MT::PtrDevice;
+  if (T.K == Type::Shared)
+    return MT::PtrLocal;
+  if (T.isVoid())
+    return MT::Void;
+  // Sema settles literals; an unsettled one (never expected) reads as the
+  // default types.
+  if (T.K == Type::IntLiteral)
+    return MT::I32;
+  if (T.K == Type::FloatLiteral)
+    return MT::F32;
+  return mirType(T.Elem);
+}
+
+/// The scalar of an expression's type (literals as their defaults).
+Scalar scalarOf(const Type &T) {
+  if (T.K == Type::IntLiteral)
+    return Scalar::I32;
+  if (T.K == Type::FloatLiteral)
+    return Scalar::F32;
+  return T.Elem;
+}
+
+/// The bits of \p V rounded to the float type \p S.
+uint64_t floatBits(double V, Scalar S) {
+  if (S == Scalar::F64)
+    return std::bit_cast<uint64_t>(V);
+  llvm::APFloat F(V);
+  bool LosesInfo;
+  F.convert(S == Scalar::F16 ? llvm::APFloat::IEEEhalf()
+                             : llvm::APFloat::IEEEsingle(),
+            llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  return F.bitcastToAPInt().getZExtValue();
+}
+
+/// Byte-offset shift of an element of \p S (2, 4 or 8 bytes).
+unsigned elementShift(Scalar S) {
+  unsigned Bytes = scalarBytes(S);
+  return Bytes == 2 ? 1 : Bytes == 8 ? 3 : 2;
+}
+
+struct LoopTargets {
+  BasicBlock *Break;
+  BasicBlock *Continue;
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(
+      const FunctionDecl &D, mir::Function &F,
+      const llvm::DenseMap<const FunctionDecl *, mir::Function *> &Funcs,
+      Language Lang)
+      : D(D), F(F), Funcs(Funcs), Lang(Lang) {}
+
+  void run();
+
+private:
+  using VarKey = const void *;
+
+  // --- Blocks and instructions -----------------------------------------------
+  BasicBlock *newBlock(llvm::StringRef Name) {
+    return F.addBlock(uniqueName(BlockNames, Name));
+  }
+  /// Makes \p BB the insertion point, or none if it is sealed and nothing
+  /// branches to it (it is then unreachable and erased at the end).
+  void setCur(BasicBlock *BB) {
+    Cur = (Preds[BB].empty() && BB != F.entry() && Sealed.contains(BB))
+              ? nullptr
+              : BB;
+  }
+  Instruction *emit(Opcode Op, MT Ty, llvm::ArrayRef<Value *> Ops) {
+    auto I = Instruction::create(Op, Ty);
+    for (Value *V : Ops)
+      I->addOperand(V);
+    return Cur->append(std::move(I));
+  }
+  Value *constant(MT Ty, uint64_t Bits) { return F.constant(Ty, Bits); }
+  Value *zero(MT Ty) { return F.constant(Ty, 0); }
+  void br(BasicBlock *T) {
+    Instruction *I = emit(Opcode::Br, MT::Void, {});
+    I->addBlock(T);
+    Preds[T].push_back(Cur);
+    Cur = nullptr;
+  }
+  void condBr(Value *C, BasicBlock *T, BasicBlock *E) {
+    assert(T != E && "a condbr needs two different successors");
+    Instruction *I = emit(Opcode::CondBr, MT::Void, {C});
+    I->addBlock(T);
+    I->addBlock(E);
+    Preds[T].push_back(Cur);
+    Preds[E].push_back(Cur);
+    Cur = nullptr;
+  }
+
+  // --- SSA construction (Braun et al. 2013) ------------------------------------
+  void writeVar(VarKey K, BasicBlock *BB, Value *V) {
+    CurrentDef[BB][K] = V;
+  }
+  /// Records that \p V is a value of variable \p K; finish() names it
+  /// after the variable if it survives and has no name yet.
+  void nameAfter(VarKey K, Value *V) {
+    if (auto *I = dyn_cast<Instruction>(V))
+      VarOf.try_emplace(I, K);
+  }
+  void assign(VarKey K, Value *V) {
+    nameAfter(K, V);
+    writeVar(K, Cur, V);
+  }
+  Value *resolve(Value *V) const {
+    for (auto It = Replaced.find(V); It != Replaced.end();
+         It = Replaced.find(V))
+      V = It->second;
+    return V;
+  }
+  Value *readVar(VarKey K, BasicBlock *BB) {
+    auto &Defs = CurrentDef[BB];
+    auto It = Defs.find(K);
+    if (It != Defs.end())
+      return resolve(It->second);
+    return readVarRecursive(K, BB);
+  }
+  Instruction *newPhi(VarKey K, BasicBlock *BB) {
+    Instruction *P =
+        BB->insert(BB->begin(), Instruction::create(Opcode::Phi, Vars[K].Ty));
+    VarOf[P] = K;
+    return P;
+  }
+  Value *readVarRecursive(VarKey K, BasicBlock *BB) {
+    Value *V;
+    auto &P = Preds[BB];
+    if (!Sealed.contains(BB)) {
+      Instruction *Phi = newPhi(K, BB);
+      Incomplete[BB].push_back({K, Phi});
+      V = Phi;
+    } else if (P.size() == 1) {
+      V = readVar(K, P[0]);
+    } else if (P.empty()) {
+      // The entry block, or a variable read before any assignment: 0, as
+      // MIR's private slots read (formats/mir.md, "Private variables").
+      V = zero(Vars[K].Ty);
+    } else {
+      Instruction *Phi = newPhi(K, BB);
+      writeVar(K, BB, Phi); // Breaks cycles through loops.
+      V = addPhiOperands(K, Phi);
+    }
+    writeVar(K, BB, V);
+    return V;
+  }
+  Value *addPhiOperands(VarKey K, Instruction *Phi) {
+    BasicBlock *BB = Phi->parent();
+    for (BasicBlock *P : Preds[BB])
+      Phi->addIncoming(readVar(K, P), P);
+    return tryRemoveTrivialPhi(Phi);
+  }
+  Value *tryRemoveTrivialPhi(Instruction *Phi) {
+    Value *Same = nullptr;
+    for (Value *Op : Phi->operands()) {
+      if (Op == Same || Op == Phi)
+        continue;
+      if (Same)
+        return Phi; // Merges at least two values: not trivial.
+      Same = Op;
+    }
+    if (!Same)
+      Same = zero(Phi->type()); // Unreachable, or read before written.
+    llvm::SmallVector<Instruction *, 4> PhiUsers;
+    for (const mir::Use &U : Phi->uses())
+      if (U.User != Phi && U.User->isPhi() && U.User->parent() &&
+          Sealed.contains(U.User->parent()))
+        PhiUsers.push_back(U.User);
+    Phi->replaceAllUsesWith(Same);
+    Phi->dropAllOperands();
+    Replaced[Phi] = Same;
+    VarOf.erase(Phi);
+    Graveyard.push_back(Phi->parent()->remove(Phi));
+    for (Instruction *U : PhiUsers)
+      if (U->parent()) // Not removed meanwhile.
+        tryRemoveTrivialPhi(U);
+    return resolve(Same);
+  }
+  void seal(BasicBlock *BB) {
+    if (!Sealed.insert(BB).second)
+      return;
+    auto Pending = std::move(Incomplete[BB]);
+    for (auto &[K, Phi] : Pending)
+      addPhiOperands(K, Phi);
+  }
+
+  // --- Names -----------------------------------------------------------------------
+  static std::string uniqueName(llvm::StringMap<unsigned> &Used,
+                                llvm::StringRef Base) {
+    unsigned &N = Used[Base];
+    std::string Name = N == 0 ? Base.str() : (Base + "." + llvm::Twine(N)).str();
+    ++N;
+    // "x.1" could be a source name in no kernel language, so no clash.
+    return Name;
+  }
+  void declareVar(VarKey K, const Type &T, llvm::StringRef Name) {
+    Vars[K] = {mirType(T), Name.str()};
+  }
+
+  // --- Conversions ---------------------------------------------------------------
+  Value *convert(Value *V, Scalar From, Scalar To);
+  Value *cvt(Value *V, MT From, MT To) {
+    Instruction *I = emit(Opcode::Cvt, To, {V});
+    I->setAuxType(From);
+    return I;
+  }
+  Value *widenF16(Value *V) { return cvt(V, MT::F16, MT::F32); }
+
+  // --- Expressions -------------------------------------------------------------------
+  Value *emitExpr(const Expr &E);
+  Value *emitLiteral(const Expr &E, Scalar S);
+  Value *emitBinary(BinaryOp Op, Scalar S, Value *L, Value *R);
+  Value *emitCompare(BinaryOp Op, Scalar S, Value *L, Value *R);
+  Value *emitUnary(const UnaryExpr &U);
+  Value *emitCall(const CallExpr &C);
+  Value *emitIntrinsic(const CallExpr &C);
+  Value *emitFloatUnary(Opcode Op, Scalar S, Value *X);
+  /// Evaluates a bool expression into a branch to \p T or \p E.
+  void emitCond(const Expr &Cond, BasicBlock *T, BasicBlock *E);
+  /// A bool value of a short-circuit expression (through emitCond).
+  Value *emitBoolValue(const Expr &E);
+  /// The address of element \p Index of the buffer or shared array
+  /// \p Base, and the element type.
+  std::pair<Value *, Scalar> emitAddress(const NameExpr &Base,
+                                         const Expr &Index);
+  std::pair<Value *, Scalar> emitAddress(const IndexExpr &X) {
+    return emitAddress(cast<NameExpr>(*X.Base), *X.Index);
+  }
+  Value *load(Value *Ptr, Scalar S);
+  void store(Value *V, Value *Ptr, Scalar S);
+
+  // --- Statements ----------------------------------------------------------------------
+  void lowerStmt(const Stmt &S);
+  void lowerBlock(const BlockStmt &B) {
+    for (const StmtPtr &S : B.Body) {
+      if (!Cur)
+        return; // The rest of the block is unreachable.
+      lowerStmt(*S);
+    }
+  }
+  void lowerAssign(const AssignStmt &A);
+  void lowerIf(const IfStmt &I);
+  void lowerLoop(const Stmt &S);
+  void lowerForRange(const ForRangeStmt &F);
+  void finish();
+
+  const FunctionDecl &D;
+  mir::Function &F;
+  const llvm::DenseMap<const FunctionDecl *, mir::Function *> &Funcs;
+  Language Lang;
+  BasicBlock *Cur = nullptr;
+
+  struct VarInfo {
+    MT Ty;
+    std::string Name;
+  };
+  llvm::DenseMap<VarKey, VarInfo> Vars;
+  llvm::DenseMap<BasicBlock *, llvm::DenseMap<VarKey, Value *>> CurrentDef;
+  llvm::DenseMap<BasicBlock *,
+                 llvm::SmallVector<std::pair<VarKey, Instruction *>, 4>>
+      Incomplete;
+  llvm::DenseSet<BasicBlock *> Sealed;
+  llvm::DenseMap<BasicBlock *, llvm::SmallVector<BasicBlock *, 2>> Preds;
+  llvm::DenseMap<Value *, Value *> Replaced;
+  /// The variable each instruction computes a value of (for its name).
+  llvm::DenseMap<Instruction *, VarKey> VarOf;
+  std::vector<std::unique_ptr<Instruction>> Graveyard;
+  std::vector<LoopTargets> Loops;
+  llvm::StringMap<unsigned> ValueNames, BlockNames;
+};
+
+//===----------------------------------------------------------------------===//
+// Conversions (ISA.md §2.9: cvt pairs go through f32)
+//===----------------------------------------------------------------------===//
+
+Value *FunctionLowering::convert(Value *V, Scalar From, Scalar To) {
+  if (From == To)
+    return V;
+  if (To == Scalar::Bool) {
+    if (isIntegerScalar(From)) {
+      Instruction *I = emit(Opcode::ICmp, MT::I1, {V, zero(mirType(From))});
+      I->addImm(unsigned(CmpPred::Ne));
+      I->setAuxType(mirType(From));
+      return I;
+    }
+    Value *X = convert(V, From, Scalar::F32);
+    Instruction *I = emit(Opcode::FCmp, MT::I1, {X, zero(MT::F32)});
+    I->addImm(unsigned(CmpPred::Ne));
+    I->setAuxType(MT::F32);
+    return I;
+  }
+  if (From == Scalar::Bool) {
+    if (isIntegerScalar(To))
+      return cvt(V, MT::I1, mirType(To));
+    return convert(cvt(V, MT::I1, MT::U32), Scalar::U32, To);
+  }
+  if (isIntegerScalar(From) && isIntegerScalar(To)) {
+    Instruction *I = emit(Opcode::Bitcast, mirType(To), {V});
+    I->setAuxType(mirType(From));
+    return I;
+  }
+  if (isIntegerScalar(From)) // int -> float, through f32.
+    return convert(cvt(V, mirType(From), MT::F32), Scalar::F32, To);
+  if (From != Scalar::F32) // f16/f64 -> anything, through f32.
+    return convert(cvt(V, mirType(From), MT::F32), Scalar::F32, To);
+  return cvt(V, MT::F32, mirType(To)); // f32 -> int, f16 or f64.
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Value *FunctionLowering::emitLiteral(const Expr &E, Scalar S) {
+  bool Neg = false;
+  const Expr *L = &E;
+  while (const auto *U = dyn_cast<UnaryExpr>(L)) {
+    Neg ^= U->Op == UnaryOp::Neg;
+    L = U->Operand.get();
+  }
+  MT Ty = mirType(S);
+  if (const auto *I = dyn_cast<IntLitExpr>(L)) {
+    if (isFloatScalar(S))
+      return constant(Ty, floatBits(Neg ? -double(I->Value) : double(I->Value),
+                                    S));
+    uint32_t Bits = uint32_t(I->Value);
+    return constant(Ty, Neg ? uint32_t(0u - Bits) : Bits);
+  }
+  const auto *Fl = cast<FloatLitExpr>(L);
+  return constant(Ty, floatBits(Neg ? -Fl->Value : Fl->Value, S));
+}
+
+/// Whether \p E is a (possibly negated) number literal.
+static bool isLiteralTree(const Expr &E) {
+  if (const auto *U = dyn_cast<UnaryExpr>(&E))
+    return (U->Op == UnaryOp::Neg || U->Op == UnaryOp::Plus) &&
+           isLiteralTree(*U->Operand);
+  return isa<IntLitExpr>(E) || isa<FloatLitExpr>(E);
+}
+
+Value *FunctionLowering::emitFloatUnary(Opcode Op, Scalar S, Value *X) {
+  if (S == Scalar::F16)
+    return cvt(emit(Op, MT::F32, {widenF16(X)}), MT::F32, MT::F16);
+  return emit(Op, mirType(S), {X});
+}
+
+Value *FunctionLowering::emitBinary(BinaryOp Op, Scalar S, Value *L,
+                                    Value *R) {
+  MT Ty = mirType(S);
+  if (S == Scalar::Bool) {
+    Opcode O = Op == BinaryOp::BitAnd   ? Opcode::And
+               : Op == BinaryOp::BitOr ? Opcode::Or
+                                       : Opcode::Xor;
+    return emit(O, MT::I1, {L, R});
+  }
+  if (isIntegerScalar(S)) {
+    bool Signed = S == Scalar::I32;
+    Opcode O;
+    switch (Op) {
+    case BinaryOp::Add:
+      O = Opcode::Add;
+      break;
+    case BinaryOp::Sub:
+      O = Opcode::Sub;
+      break;
+    case BinaryOp::Mul:
+      O = Opcode::Mul;
+      break;
+    case BinaryOp::Div:
+    case BinaryOp::FloorDiv:
+      O = Opcode::Div;
+      break;
+    case BinaryOp::Rem:
+      O = Opcode::Rem;
+      break;
+    case BinaryOp::Shl:
+      O = Opcode::Shl;
+      break;
+    case BinaryOp::Shr:
+      O = Signed ? Opcode::AShr : Opcode::LShr;
+      break;
+    case BinaryOp::LShr:
+      O = Opcode::LShr;
+      break;
+    case BinaryOp::BitAnd:
+      O = Opcode::And;
+      break;
+    case BinaryOp::BitOr:
+      O = Opcode::Or;
+      break;
+    case BinaryOp::BitXor:
+      O = Opcode::Xor;
+      break;
+    default:
+      llvm_unreachable("not an arithmetic operator");
+    }
+    return emit(O, Ty, {L, R});
+  }
+  // Floats. f16 has add, sub, mul and fma natively (ISA.md §2.5); the rest
+  // is done in f32 and rounded back.
+  bool Native = Op == BinaryOp::Add || Op == BinaryOp::Sub ||
+                Op == BinaryOp::Mul || S != Scalar::F16;
+  if (!Native) {
+    Value *W = emitBinary(Op, Scalar::F32, widenF16(L), widenF16(R));
+    return cvt(W, MT::F32, MT::F16);
+  }
+  switch (Op) {
+  case BinaryOp::Add:
+    return emit(Opcode::FAdd, Ty, {L, R});
+  case BinaryOp::Sub:
+    return emit(Opcode::FSub, Ty, {L, R});
+  case BinaryOp::Mul:
+    return emit(Opcode::FMul, Ty, {L, R});
+  case BinaryOp::Div:
+    return emit(Opcode::FDiv, Ty, {L, R});
+  case BinaryOp::FloorDiv:
+    return emit(Opcode::FFloor, Ty, {emit(Opcode::FDiv, Ty, {L, R})});
+  case BinaryOp::Rem: {
+    // L - R * trunc(L / R) (C, Rust, JavaScript); Python floors instead.
+    Opcode Round = Lang == Language::Python ? Opcode::FFloor : Opcode::FTrunc;
+    Value *Q = emit(Round, Ty, {emit(Opcode::FDiv, Ty, {L, R})});
+    return emit(Opcode::FSub, Ty, {L, emit(Opcode::FMul, Ty, {R, Q})});
+  }
+  default:
+    llvm_unreachable("not a float operator");
+  }
+}
+
+Value *FunctionLowering::emitCompare(BinaryOp Op, Scalar S, Value *L,
+                                     Value *R) {
+  CmpPred P;
+  switch (Op) {
+  case BinaryOp::Eq:
+    P = CmpPred::Eq;
+    break;
+  case BinaryOp::Ne:
+    P = CmpPred::Ne;
+    break;
+  case BinaryOp::Lt:
+    P = CmpPred::Lt;
+    break;
+  case BinaryOp::Le:
+    P = CmpPred::Le;
+    break;
+  case BinaryOp::Gt:
+    P = CmpPred::Gt;
+    break;
+  case BinaryOp::Ge:
+    P = CmpPred::Ge;
+    break;
+  default:
+    llvm_unreachable("not a comparison");
+  }
+  if (S == Scalar::Bool) {
+    Value *X = emit(Opcode::Xor, MT::I1, {L, R});
+    return P == CmpPred::Ne ? X : emit(Opcode::Not, MT::I1, {X});
+  }
+  if (S == Scalar::F16) {
+    L = widenF16(L);
+    R = widenF16(R);
+    S = Scalar::F32;
+  }
+  bool Int = isIntegerScalar(S);
+  Instruction *I =
+      emit(Int ? Opcode::ICmp : Opcode::FCmp, MT::I1, {L, R});
+  I->addImm(unsigned(P));
+  I->setAuxType(mirType(S));
+  return I;
+}
+
+Value *FunctionLowering::emitUnary(const UnaryExpr &U) {
+  Scalar S = scalarOf(U.Operand->Ty);
+  UnaryOp Op = U.Op;
+  if (Op == UnaryOp::RustNot)
+    Op = S == Scalar::Bool ? UnaryOp::LogicalNot : UnaryOp::BitNot;
+  if (Op == UnaryOp::LogicalNot)
+    return emitBoolValue(U);
+  Value *X = emitExpr(*U.Operand);
+  switch (Op) {
+  case UnaryOp::Plus:
+    return X;
+  case UnaryOp::BitNot:
+    return emit(Opcode::Not, mirType(S), {X});
+  case UnaryOp::Neg:
+    if (isIntegerScalar(S))
+      return emit(Opcode::Neg, mirType(S), {X});
+    if (S == Scalar::F64) // WAVE has no f64 negate; -1 * x is exact.
+      return emit(Opcode::FMul, MT::F64,
+                  {X, constant(MT::F64, floatBits(-1.0, Scalar::F64))});
+    return emitFloatUnary(Opcode::FNeg, S, X);
+  default:
+    llvm_unreachable("handled above");
+  }
+}
+
+std::pair<Value *, Scalar>
+FunctionLowering::emitAddress(const NameExpr &Base, const Expr &Index) {
+  Scalar Elem = Base.Ty.Elem;
+  Value *Ptr;
+  MT PtrTy;
+  if (Base.Shared) {
+    PtrTy = MT::PtrLocal;
+    Ptr = constant(PtrTy, Base.Shared->Offset);
+  } else {
+    PtrTy = MT::PtrDevice;
+    Ptr = readVar(Base.Parm, Cur);
+  }
+  Value *Idx = emitExpr(Index);
+  Idx = convert(Idx, scalarOf(Index.Ty), Scalar::U32);
+  Value *Off = emit(Opcode::Shl, MT::U32,
+                    {Idx, constant(MT::U32, elementShift(Elem))});
+  return {emit(Opcode::PtrAdd, PtrTy, {Ptr, Off}), Elem};
+}
+
+Value *FunctionLowering::load(Value *Ptr, Scalar S) {
+  Instruction *I = emit(S == Scalar::F16 ? Opcode::LoadU16 : Opcode::Load,
+                        mirType(S), {Ptr});
+  I->setAuxType(Ptr->type());
+  return I;
+}
+
+void FunctionLowering::store(Value *V, Value *Ptr, Scalar S) {
+  Instruction *I = emit(S == Scalar::F16 ? Opcode::StoreU16 : Opcode::Store,
+                        MT::Void, {V, Ptr});
+  I->setAuxType(Ptr->type());
+}
+
+Value *FunctionLowering::emitBoolValue(const Expr &E) {
+  BasicBlock *T = newBlock("bool.true"), *Fa = newBlock("bool.false"),
+             *End = newBlock("bool.end");
+  emitCond(E, T, Fa);
+  seal(T);
+  seal(Fa);
+  for (BasicBlock *BB : {T, Fa}) {
+    setCur(BB);
+    if (Cur)
+      br(End);
+  }
+  seal(End);
+  setCur(End);
+  auto Phi = Instruction::create(Opcode::Phi, MT::I1);
+  for (BasicBlock *P : Preds[End])
+    Phi->addIncoming(constant(MT::I1, P == T ? 1 : 0), P);
+  return End->insert(End->begin(), std::move(Phi));
+}
+
+void FunctionLowering::emitCond(const Expr &Cond, BasicBlock *T,
+                                BasicBlock *E) {
+  if (const auto *B = dyn_cast<BinaryExpr>(&Cond)) {
+    if (B->Op == BinaryOp::LogicalAnd || B->Op == BinaryOp::LogicalOr) {
+      bool And = B->Op == BinaryOp::LogicalAnd;
+      BasicBlock *Mid = newBlock(And ? "and.rhs" : "or.rhs");
+      emitCond(*B->LHS, And ? Mid : T, And ? E : Mid);
+      seal(Mid);
+      setCur(Mid);
+      emitCond(*B->RHS, T, E);
+      return;
+    }
+  }
+  if (const auto *U = dyn_cast<UnaryExpr>(&Cond)) {
+    if (U->Op == UnaryOp::LogicalNot ||
+        (U->Op == UnaryOp::RustNot && U->Operand->Ty.isBool())) {
+      emitCond(*U->Operand, E, T);
+      return;
+    }
+  }
+  if (const auto *B = dyn_cast<BoolLitExpr>(&Cond)) {
+    br(B->Value ? T : E);
+    return;
+  }
+  if (const auto *C = dyn_cast<CompareChainExpr>(&Cond)) {
+    Value *L = emitExpr(*C->Operands[0]);
+    for (size_t I = 0; I < C->Ops.size(); ++I) {
+      Scalar S = C->OperandTys[I].Elem;
+      Value *R = emitExpr(*C->Operands[I + 1]);
+      Value *Cmp = emitCompare(
+          C->Ops[I], S, convert(L, scalarOf(C->Operands[I]->Ty), S),
+          convert(R, scalarOf(C->Operands[I + 1]->Ty), S));
+      if (I + 1 == C->Ops.size()) {
+        condBr(Cmp, T, E);
+        return;
+      }
+      BasicBlock *Next = newBlock("chain.next");
+      condBr(Cmp, Next, E);
+      seal(Next);
+      setCur(Next);
+      L = R;
+    }
+    return;
+  }
+  condBr(emitExpr(Cond), T, E);
+}
+
+Value *FunctionLowering::emitExpr(const Expr &E) {
+  switch (E.kind()) {
+  case Expr::Kind::IntLit:
+  case Expr::Kind::FloatLit:
+    return emitLiteral(E, scalarOf(E.Ty));
+  case Expr::Kind::BoolLit:
+    return constant(MT::I1, cast<BoolLitExpr>(E).Value);
+  case Expr::Kind::Name: {
+    const auto &N = cast<NameExpr>(E);
+    if (N.Shared)
+      return constant(MT::PtrLocal, N.Shared->Offset);
+    return readVar(N.Var ? static_cast<VarKey>(N.Var) : N.Parm, Cur);
+  }
+  case Expr::Kind::Unary:
+    if (isLiteralTree(E))
+      return emitLiteral(E, scalarOf(E.Ty));
+    return emitUnary(cast<UnaryExpr>(E));
+  case Expr::Kind::Binary: {
+    const auto &B = cast<BinaryExpr>(E);
+    if (B.Op == BinaryOp::LogicalAnd || B.Op == BinaryOp::LogicalOr)
+      return emitBoolValue(E);
+    Scalar S = scalarOf(B.OperandTy);
+    Value *L = emitExpr(*B.LHS);
+    Value *R = emitExpr(*B.RHS);
+    if (isComparison(B.Op))
+      return emitCompare(B.Op, S, L, R);
+    return emitBinary(B.Op, S, L, R);
+  }
+  case Expr::Kind::CompareChain:
+    return emitBoolValue(E);
+  case Expr::Kind::Conditional: {
+    const auto &C = cast<ConditionalExpr>(E);
+    BasicBlock *T = newBlock("cond.true"), *Fa = newBlock("cond.false"),
+               *End = newBlock("cond.end");
+    emitCond(*C.Cond, T, Fa);
+    seal(T);
+    seal(Fa);
+    llvm::SmallVector<std::pair<Value *, BasicBlock *>, 2> In;
+    for (auto [BB, Arm] : {std::pair{T, C.Then.get()}, {Fa, C.Else.get()}}) {
+      setCur(BB);
+      if (!Cur)
+        continue;
+      Value *V = emitExpr(*Arm);
+      In.push_back({V, Cur});
+      br(End);
+    }
+    seal(End);
+    setCur(End);
+    auto Phi = Instruction::create(Opcode::Phi, mirType(E.Ty));
+    for (auto [V, BB] : In)
+      Phi->addIncoming(V, BB);
+    return End->insert(End->begin(), std::move(Phi));
+  }
+  case Expr::Kind::Call:
+    return emitCall(cast<CallExpr>(E));
+  case Expr::Kind::Index: {
+    auto [Ptr, S] = emitAddress(cast<IndexExpr>(E));
+    return load(Ptr, S);
+  }
+  case Expr::Kind::Cast: {
+    const auto &C = cast<CastExpr>(E);
+    if (isLiteralTree(*C.Operand) && !C.Operand->Ty.isBool() &&
+        C.To != Scalar::Bool && isFloatScalar(scalarOf(C.Operand->Ty)) ==
+                                    isFloatScalar(C.To))
+      return emitLiteral(*C.Operand, C.To);
+    Value *V = emitExpr(*C.Operand);
+    return convert(V, scalarOf(C.Operand->Ty), C.To);
+  }
+  }
+  llvm_unreachable("bad expression kind");
+}
+
+Value *FunctionLowering::emitCall(const CallExpr &C) {
+  if (C.Intrinsic != IntrinsicId::None)
+    return emitIntrinsic(C);
+  mir::Function *Callee = Funcs.lookup(C.Target);
+  auto I = Instruction::create(Opcode::Call, mirType(C.Target->ReturnTy));
+  for (const ExprPtr &A : C.Args)
+    I->addOperand(emitExpr(*A));
+  I->setCallee(Callee);
+  return Cur->append(std::move(I));
+}
+
+Value *FunctionLowering::emitIntrinsic(const CallExpr &C) {
+  static const Opcode MirOps[] = {
+      Opcode::Br, // IntrinsicId::None: unused.
+#define None Br
+#define WAVE_INTRINSIC(Id, Name, Kind, WavePrefix, MirOp) Opcode::MirOp,
+#include "wave/HIR/Intrinsics.def"
+#undef None
+  };
+  Opcode Op = MirOps[unsigned(C.Intrinsic)];
+  Scalar S = scalarOf(C.Ty);
+  MT Ty = mirType(C.Ty);
+  auto Arg = [&](unsigned I) { return emitExpr(*C.Args[I]); };
+  auto SReg = [&](llvm::StringRef Base) -> Value * {
+    int64_t Dim = 0;
+    if (!C.Args.empty())
+      if (auto V = Sema::evalConstInt(*C.Args[0]))
+        Dim = *V;
+    std::string Name = (Base + "_" + llvm::Twine(char('x' + Dim))).str();
+    Instruction *I = emit(Opcode::SReg, MT::U32, {});
+    I->addImm(*mir::parseSpecialReg(Name));
+    return I;
+  };
+  auto Named = [&](llvm::StringRef Name) -> Value * {
+    Instruction *I = emit(Opcode::SReg, MT::U32, {});
+    I->addImm(*mir::parseSpecialReg(Name));
+    return I;
+  };
+
+  switch (C.Intrinsic) {
+  case IntrinsicId::ThreadId:
+    return SReg("thread_id");
+  case IntrinsicId::WorkgroupId:
+    return SReg("workgroup_id");
+  case IntrinsicId::WorkgroupSize:
+    return SReg("workgroup_size");
+  case IntrinsicId::GridSize:
+    return SReg("grid_size");
+  case IntrinsicId::GlobalId: {
+    Value *Wg = SReg("workgroup_id"), *Size = SReg("workgroup_size");
+    Value *Base = emit(Opcode::Mul, MT::U32, {Wg, Size});
+    return emit(Opcode::Add, MT::U32, {Base, SReg("thread_id")});
+  }
+  case IntrinsicId::LaneId:
+    return Named("lane_id");
+  case IntrinsicId::WaveWidth:
+    return Named("wave_width");
+  case IntrinsicId::Barrier:
+    emit(Opcode::Barrier, MT::Void, {});
+    return nullptr;
+  case IntrinsicId::Fence:
+    emit(Opcode::FenceAcqRel, MT::Void, {})->addImm(
+        unsigned(mir::Scope::Device));
+    return nullptr;
+  default:
+    break;
+  }
+
+  switch (intrinsicKind(C.Intrinsic)) {
+  case IntrinsicKind::Atomic:
+  case IntrinsicKind::AtomicCas: {
+    const auto &Base = cast<NameExpr>(*C.Args[0]);
+    auto [Ptr, Elem] = emitAddress(Base, *C.Args[1]);
+    llvm::SmallVector<Value *, 3> Ops{Ptr, Arg(2)};
+    if (C.Args.size() == 4)
+      Ops.push_back(Arg(3));
+    Instruction *I = emit(Op, mirType(Elem), Ops);
+    I->addImm(unsigned(Base.Shared ? mir::Scope::Workgroup
+                                   : mir::Scope::Device));
+    I->setAuxType(Ptr->type());
+    return I;
+  }
+  case IntrinsicKind::WaveInt:
+    return emit(Op, Ty, {Arg(0)});
+  case IntrinsicKind::Shuffle:
+    return emit(Op, Ty, {Arg(0), Arg(1)});
+  case IntrinsicKind::Ballot:
+    return emit(Op, MT::U32, {Arg(0)});
+  case IntrinsicKind::WaveBool:
+    return emit(Op, MT::I1, {Arg(0)});
+  case IntrinsicKind::MathUnary: {
+    Value *X = Arg(0);
+    if (S == Scalar::F64) // Sema allows only sqrt on f64.
+      return emit(Opcode::FSqrt, MT::F64, {X});
+    if (C.Intrinsic == IntrinsicId::Exp || C.Intrinsic == IntrinsicId::Log) {
+      // exp(x) = exp2(x * log2(e)); log(x) = log2(x) * ln(2).
+      bool Exp = C.Intrinsic == IntrinsicId::Exp;
+      Value *W = S == Scalar::F16 ? widenF16(X) : X;
+      Value *K = constant(MT::F32, floatBits(Exp ? M_LOG2E : M_LN2,
+                                             Scalar::F32));
+      Value *R = Exp ? emit(Opcode::FExp2, MT::F32,
+                            {emit(Opcode::FMul, MT::F32, {W, K})})
+                     : emit(Opcode::FMul, MT::F32,
+                            {emit(Opcode::FLog2, MT::F32, {W}), K});
+      return S == Scalar::F16 ? cvt(R, MT::F32, MT::F16) : R;
+    }
+    return emitFloatUnary(Op, S, X);
+  }
+  case IntrinsicKind::Abs:
+    if (isIntegerScalar(S))
+      return emit(Opcode::Abs, Ty, {Arg(0)});
+    return emitFloatUnary(Opcode::FAbs, S, Arg(0));
+  case IntrinsicKind::MinMax:
+  case IntrinsicKind::Clamp: {
+    bool IsMin = C.Intrinsic == IntrinsicId::Min;
+    bool IsClamp = C.Intrinsic == IntrinsicId::Clamp;
+    llvm::SmallVector<Value *, 3> Ops;
+    for (unsigned I = 0; I < C.Args.size(); ++I)
+      Ops.push_back(Arg(I));
+    if (isIntegerScalar(S))
+      return emit(IsClamp ? Opcode::Clamp : IsMin ? Opcode::Min : Opcode::Max,
+                  Ty, Ops);
+    Opcode O = IsClamp ? Opcode::FClamp : IsMin ? Opcode::FMin : Opcode::FMax;
+    if (S != Scalar::F16)
+      return emit(O, Ty, Ops);
+    for (Value *&V : Ops)
+      V = widenF16(V);
+    return cvt(emit(O, MT::F32, Ops), MT::F32, MT::F16);
+  }
+  case IntrinsicKind::Fma:
+    return emit(Opcode::FMa, Ty, {Arg(0), Arg(1), Arg(2)});
+  default:
+    llvm_unreachable("handled above");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void FunctionLowering::lowerAssign(const AssignStmt &A) {
+  if (const auto *N = dyn_cast<NameExpr>(A.Target.get())) {
+    VarKey K = N->Var ? static_cast<VarKey>(N->Var) : N->Parm;
+    if (A.Declares)
+      declareVar(A.Declares, A.Declares->Ty, A.Declares->Name);
+    Value *V;
+    if (!A.Op) {
+      V = emitExpr(*A.Value);
+    } else {
+      Scalar T = scalarOf(N->Ty), OpS = scalarOf(A.OpTy);
+      Value *Old = convert(readVar(K, Cur), T, OpS);
+      Value *R = emitExpr(*A.Value);
+      V = convert(emitBinary(*A.Op, OpS, Old, R), OpS, T);
+    }
+    assign(K, V);
+    return;
+  }
+  const auto &X = cast<IndexExpr>(*A.Target);
+  auto [Ptr, Elem] = emitAddress(X);
+  Value *V;
+  if (!A.Op) {
+    V = emitExpr(*A.Value);
+  } else {
+    Scalar OpS = scalarOf(A.OpTy);
+    Value *Old = convert(load(Ptr, Elem), Elem, OpS);
+    V = convert(emitBinary(*A.Op, OpS, Old, emitExpr(*A.Value)), OpS, Elem);
+  }
+  store(V, Ptr, Elem);
+}
+
+void FunctionLowering::lowerIf(const IfStmt &I) {
+  BasicBlock *Then = newBlock("if.then");
+  BasicBlock *Else = I.Else ? newBlock("if.else") : nullptr;
+  BasicBlock *End = newBlock("if.end");
+  emitCond(*I.Cond, Then, Else ? Else : End);
+  seal(Then);
+  if (Else)
+    seal(Else);
+  setCur(Then);
+  if (Cur)
+    lowerBlock(*I.Then);
+  if (Cur)
+    br(End);
+  if (Else) {
+    setCur(Else);
+    if (Cur)
+      lowerStmt(*I.Else);
+    if (Cur)
+      br(End);
+  }
+  seal(End);
+  setCur(End);
+}
+
+void FunctionLowering::lowerLoop(const Stmt &S) {
+  // while:    br cond; cond: c ? body : end; body: ...; br cond
+  // for:      init; br cond; cond: c ? body : end; body: ...; br step;
+  //           step: ...; br cond
+  // do-while: br body; body: ...; br cond; cond: c ? body : end
+  const auto *W = dyn_cast<WhileStmt>(&S);
+  const auto *For = dyn_cast<ForStmt>(&S);
+  if (For && For->Init)
+    lowerStmt(*For->Init);
+  if (!Cur)
+    return;
+  bool Do = W && W->DoWhile;
+  llvm::StringRef Prefix = For ? "for" : Do ? "do" : "while";
+  BasicBlock *Body, *Cond, *Step = nullptr, *End;
+  if (Do) {
+    Body = newBlock("do.body");
+    Cond = newBlock("do.cond");
+  } else {
+    Cond = newBlock((Prefix + ".cond").str());
+    Body = newBlock((Prefix + ".body").str());
+    if (For)
+      Step = newBlock("for.step");
+  }
+  End = newBlock((Prefix + ".end").str());
+  const Expr *C = W ? W->Cond.get() : For->Cond.get();
+  const BlockStmt &B = W ? *W->Body : *For->Body;
+
+  if (!Do) {
+    br(Cond);
+    Cur = Cond; // Unsealed until the back edges are known.
+    if (C)
+      emitCond(*C, Body, End);
+    else
+      br(Body);
+    seal(Body);
+    setCur(Body);
+  } else {
+    br(Body);
+    Cur = Body;
+  }
+  Loops.push_back({End, Step ? Step : Cond});
+  if (Cur)
+    lowerBlock(B);
+  Loops.pop_back();
+  if (Cur)
+    br(Step ? Step : Cond);
+  if (Step) {
+    seal(Step);
+    setCur(Step);
+    if (Cur && For->Step)
+      lowerStmt(*For->Step);
+    if (Cur)
+      br(Cond);
+  }
+  if (Do) {
+    seal(Cond);
+    setCur(Cond);
+    if (Cur)
+      emitCond(*C, Body, End);
+    seal(Body);
+  } else {
+    seal(Cond);
+  }
+  seal(End);
+  setCur(End);
+}
+
+void FunctionLowering::lowerForRange(const ForRangeStmt &R) {
+  Scalar S = R.Var->Ty.Elem;
+  MT Ty = mirType(S);
+  // The hidden counter carries the loop variable's name, so that the phi
+  // reads "%i" as it does for a C-style loop.
+  VarKey IV = &R;
+  declareVar(IV, R.Var->Ty, R.Var->Name);
+  declareVar(R.Var.get(), R.Var->Ty, R.Var->Name);
+  Value *Start = R.Start ? emitExpr(*R.Start) : zero(Ty);
+  Value *End = emitExpr(*R.End);
+  Value *Step = R.Step ? emitExpr(*R.Step) : constant(Ty, 1);
+  writeVar(IV, Cur, Start);
+  std::optional<int64_t> StepConst =
+      R.Step ? Sema::evalConstInt(*R.Step) : std::optional<int64_t>(1);
+
+  BasicBlock *Cond = newBlock("for.cond"), *Body = newBlock("for.body"),
+             *StepBB = newBlock("for.step"), *Exit = newBlock("for.end");
+  br(Cond);
+  Cur = Cond;
+  Value *I = readVar(IV, Cond);
+  BinaryOp Up = R.Inclusive ? BinaryOp::Le : BinaryOp::Lt;
+  BinaryOp Down = R.Inclusive ? BinaryOp::Ge : BinaryOp::Gt;
+  Value *C;
+  if (S == Scalar::U32 || (StepConst && *StepConst > 0)) {
+    C = emitCompare(Up, S, I, End);
+  } else if (StepConst) {
+    C = emitCompare(Down, S, I, End);
+  } else {
+    // A step of unknown sign (Python's range): count up or down by it.
+    Value *Positive = emitCompare(BinaryOp::Gt, S, Step, zero(Ty));
+    Value *A = emitCompare(Up, S, I, End), *B = emitCompare(Down, S, I, End);
+    C = emit(Opcode::Select, MT::I1, {Positive, A, B});
+  }
+  condBr(C, Body, Exit);
+  seal(Body);
+  setCur(Body);
+  writeVar(R.Var.get(), Cur, readVar(IV, Cur));
+  Loops.push_back({Exit, StepBB});
+  lowerBlock(*R.Body);
+  Loops.pop_back();
+  if (Cur)
+    br(StepBB);
+  seal(StepBB);
+  setCur(StepBB);
+  if (Cur) {
+    assign(IV, emit(Opcode::Add, Ty, {readVar(IV, Cur), Step}));
+    br(Cond);
+  }
+  seal(Cond);
+  seal(Exit);
+  setCur(Exit);
+}
+
+void FunctionLowering::lowerStmt(const Stmt &S) {
+  switch (S.kind()) {
+  case Stmt::Kind::Block:
+    lowerBlock(cast<BlockStmt>(S));
+    return;
+  case Stmt::Kind::VarDecl: {
+    const auto &V = cast<VarDecl>(S);
+    declareVar(&V, V.Ty, V.Name);
+    assign(&V, V.Init ? emitExpr(*V.Init) : zero(mirType(V.Ty)));
+    return;
+  }
+  case Stmt::Kind::SharedDecl:
+    return; // Laid out by Sema; indexing uses its offset.
+  case Stmt::Kind::Assign:
+    lowerAssign(cast<AssignStmt>(S));
+    return;
+  case Stmt::Kind::ExprStmt:
+    emitExpr(*cast<ExprStmt>(S).E);
+    return;
+  case Stmt::Kind::If:
+    lowerIf(cast<IfStmt>(S));
+    return;
+  case Stmt::Kind::While:
+  case Stmt::Kind::For:
+    lowerLoop(S);
+    return;
+  case Stmt::Kind::ForRange:
+    lowerForRange(cast<ForRangeStmt>(S));
+    return;
+  case Stmt::Kind::Break:
+    br(Loops.back().Break);
+    return;
+  case Stmt::Kind::Continue:
+    br(Loops.back().Continue);
+    return;
+  case Stmt::Kind::Return: {
+    const auto &R = cast<ReturnStmt>(S);
+    if (R.Value)
+      emit(Opcode::Ret, MT::Void, {emitExpr(*R.Value)});
+    else
+      emit(Opcode::Ret, MT::Void, {});
+    Cur = nullptr;
+    return;
+  }
+  }
+}
+
+void FunctionLowering::finish() {
+  if (Cur) {
+    if (F.returnType() == MT::Void)
+      emit(Opcode::Ret, MT::Void, {});
+    else // Sema proved this unreachable at run time; MIR still needs it.
+      emit(Opcode::Ret, MT::Void, {zero(F.returnType())});
+    Cur = nullptr;
+  }
+  // Reverse post-order from the entry; blocks it misses are unreachable
+  // (and empty: nothing is lowered where no edge leads).
+  std::vector<BasicBlock *> Post;
+  llvm::SmallPtrSet<BasicBlock *, 32> Seen;
+  std::vector<std::pair<BasicBlock *, unsigned>> Stack{{F.entry(), 0}};
+  Seen.insert(F.entry());
+  while (!Stack.empty()) {
+    auto &[BB, Next] = Stack.back();
+    auto Succs = BB->successors();
+    if (Next < Succs.size()) {
+      BasicBlock *S = Succs[Next++];
+      if (Seen.insert(S).second)
+        Stack.push_back({S, 0});
+      continue;
+    }
+    Post.push_back(BB);
+    Stack.pop_back();
+  }
+  std::vector<BasicBlock *> Dead;
+  for (const auto &BB : F.blocks())
+    if (!Seen.contains(BB.get()))
+      Dead.push_back(BB.get());
+  F.eraseBlocks(Dead);
+  std::reverse(Post.begin(), Post.end());
+  F.reorderBlocks(Post);
+  // Names in program order: "acc", "acc.1", ... (phis before the values
+  // computed in their block, as they print).
+  for (BasicBlock *BB : Post)
+    for (Instruction &I : *BB) {
+      auto It = VarOf.find(&I);
+      if (It != VarOf.end() && I.name().empty() && I.type() != MT::Void)
+        I.setName(uniqueName(ValueNames, Vars[It->second].Name));
+    }
+}
+
+void FunctionLowering::run() {
+  BasicBlock *Entry = F.addBlock(uniqueName(BlockNames, "entry"));
+  Sealed.insert(Entry);
+  Cur = Entry;
+  for (unsigned I = 0; I < D.Params.size(); ++I) {
+    const Param &P = D.Params[I];
+    ValueNames[P.Name] = 1; // Later values of this name get suffixes.
+    declareVar(&P, P.Ty, P.Name);
+    writeVar(&P, Entry, F.arg(I));
+  }
+  if (D.Body)
+    lowerBlock(*D.Body);
+  finish();
+}
+
+} // namespace
+
+std::unique_ptr<mir::Module> wave::hir::lowerModule(const Module &M,
+                                                    const LoweringOptions &Opts) {
+  // With --kernel, only that kernel and what it calls, in source order.
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Keep;
+  if (!Opts.OnlyKernel.empty()) {
+    std::vector<const FunctionDecl *> Work{M.function(Opts.OnlyKernel)};
+    while (!Work.empty()) {
+      const FunctionDecl *F = Work.back();
+      Work.pop_back();
+      if (!F || !Keep.insert(F).second || !F->Body)
+        continue;
+      forEachNode(*F->Body, [](const Stmt &) {},
+                  [&](const Expr &E) {
+                    if (const auto *C = dyn_cast<CallExpr>(&E))
+                      if (C->Target)
+                        Work.push_back(C->Target);
+                  });
+    }
+  }
+  auto MM = std::make_unique<mir::Module>();
+  llvm::DenseMap<const FunctionDecl *, mir::Function *> Funcs;
+  for (const auto &D : M.Functions) {
+    if (!Opts.OnlyKernel.empty() && !Keep.contains(D.get()))
+      continue;
+    mir::Function *F = MM->addFunction(D->Name, D->IsKernel,
+                                       mirType(D->ReturnTy));
+    for (const Param &P : D->Params)
+      F->addArgument(mirType(P.Ty), P.Name);
+    if (D->IsKernel) {
+      F->WorkgroupSize = D->WorkgroupSize ? *D->WorkgroupSize
+                                          : Opts.DefaultWorkgroupSize;
+      if (D->SharedBytes)
+        F->LocalMemory = D->SharedBytes;
+    }
+    Funcs[D.get()] = F;
+  }
+  for (const auto &D : M.Functions)
+    if (mir::Function *F = Funcs.lookup(D.get()))
+      FunctionLowering(*D, *F, Funcs, M.Lang).run();
+  return MM;
+}

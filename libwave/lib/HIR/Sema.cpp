@@ -1,0 +1,1126 @@
+//===- Sema.cpp - Names, types and statements of HIR ----------------------===//
+//
+// The type rules are those of formats/kernel-languages.md ("Types and
+// conversions"): number literals take the type their context asks for;
+// operands of different types promote (Python, C++) or must match (Rust,
+// TypeScript); implicit conversions become CastExpr nodes so that lowering
+// never guesses.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaInternal.h"
+
+#include "wave/HIR/Sema.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cassert>
+
+using namespace wave::hir;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+const LanguageRules &wave::hir::rulesFor(Language L) {
+  //                                 Promote Widen Narrow Truth Infer
+  static const LanguageRules Python{true, true, false, true, true,
+                                    Scalar::I32, Scalar::F32, "T(x)",
+                                    "Python"};
+  static const LanguageRules Cpp{true, true, true, true, false,
+                                 Scalar::I32, Scalar::F64,
+                                 "static_cast<T>(x)", "C++"};
+  static const LanguageRules Rust{false, false, false, false, true,
+                                  Scalar::I32, Scalar::F64, "x as T", "Rust"};
+  static const LanguageRules TypeScript{false, false, false, true, true,
+                                        std::nullopt, std::nullopt, "T(x)",
+                                        "TypeScript"};
+  switch (L) {
+  case Language::Python:
+    return Python;
+  case Language::Cpp:
+    return Cpp;
+  case Language::Rust:
+    return Rust;
+  case Language::TypeScript:
+    return TypeScript;
+  }
+  return Python;
+}
+
+llvm::SMLoc Binding::loc() const {
+  if (Var)
+    return Var->loc();
+  if (Parm)
+    return Parm->Loc;
+  return Shared ? Shared->loc() : llvm::SMLoc();
+}
+
+/// Promotion rank: bool < i32 < u32 < f16 < f32 < f64.
+static unsigned rank(Scalar S) { return unsigned(S); }
+
+static std::string quoted(const Type &T) { return "'" + typeName(T) + "'"; }
+static std::string quoted(Scalar S) { return "'" + scalarName(S).str() + "'"; }
+
+std::string Sema::castHint(Scalar To) const {
+  std::string S = Rules.CastPattern;
+  size_t T = S.find('T');
+  return S.replace(T, 1, scalarName(To).str());
+}
+
+bool Sema::implicitlyConverts(Scalar From, Scalar To) const {
+  if (From == To || Rules.ImplicitNarrow)
+    return true;
+  return Rules.ImplicitWiden && rank(To) > rank(From);
+}
+
+std::optional<Scalar> Sema::defaultScalar(const Type &T, llvm::SMLoc Loc) {
+  if (T.isScalar())
+    return T.Elem;
+  std::optional<Scalar> D =
+      T.K == Type::IntLiteral ? Rules.DefaultInt : Rules.DefaultFloat;
+  if (!D)
+    Diags.error(Loc, "this number literal has no type here: " +
+                         llvm::Twine(Rules.DisplayName) +
+                         " number literals take the type of what they are "
+                         "combined with or assigned to; annotate the "
+                         "variable (for example 'let x: u32 = 0') or convert "
+                         "it (" +
+                         castHint(Scalar::U32) + ")");
+  return D;
+}
+
+std::optional<int64_t> Sema::evalConstInt(const Expr &E) {
+  if (const auto *L = dyn_cast<IntLitExpr>(&E))
+    return L->Value > uint64_t(INT64_MAX) ? std::nullopt
+                                          : std::optional<int64_t>(L->Value);
+  if (const auto *U = dyn_cast<UnaryExpr>(&E)) {
+    auto V = evalConstInt(*U->Operand);
+    if (!V)
+      return std::nullopt;
+    if (U->Op == UnaryOp::Neg)
+      return -*V;
+    if (U->Op == UnaryOp::Plus)
+      return V;
+    return std::nullopt;
+  }
+  if (const auto *C = dyn_cast<CastExpr>(&E))
+    return isIntegerScalar(C->To) ? evalConstInt(*C->Operand) : std::nullopt;
+  const auto *B = dyn_cast<BinaryExpr>(&E);
+  if (!B)
+    return std::nullopt;
+  auto L = evalConstInt(*B->LHS), R = evalConstInt(*B->RHS);
+  if (!L || !R)
+    return std::nullopt;
+  // Keep intermediate values far from overflow: anything beyond 2^40 is
+  // out of every 32-bit range anyway.
+  constexpr int64_t Big = int64_t(1) << 40;
+  auto Clamp = [&](int64_t V) -> std::optional<int64_t> {
+    if (V > Big || V < -Big)
+      return std::nullopt;
+    return V;
+  };
+  if (*L > Big || *L < -Big || *R > Big || *R < -Big)
+    return std::nullopt;
+  switch (B->Op) {
+  case BinaryOp::Add:
+    return Clamp(*L + *R);
+  case BinaryOp::Sub:
+    return Clamp(*L - *R);
+  case BinaryOp::Mul:
+    return Clamp(*L * *R);
+  case BinaryOp::Div:
+  case BinaryOp::FloorDiv:
+    return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+  case BinaryOp::Rem:
+    return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+  case BinaryOp::Shl:
+    return *R >= 0 && *R < 40 ? Clamp(*L << *R) : std::nullopt;
+  case BinaryOp::Shr:
+  case BinaryOp::LShr:
+    return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R)
+                              : std::nullopt;
+  case BinaryOp::BitAnd:
+    return *L & *R;
+  case BinaryOp::BitOr:
+    return *L | *R;
+  case BinaryOp::BitXor:
+    return *L ^ *R;
+  default:
+    return std::nullopt;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Scopes
+//===----------------------------------------------------------------------===//
+
+void Sema::declare(llvm::StringRef Name, Binding B, llvm::SMLoc Loc) {
+  llvm::StringMap<Binding> &Scope = Scopes.back();
+  auto [It, New] = Scope.try_emplace(Name, B);
+  if (New)
+    return;
+  // Rust shadows; a Python name is one variable per function (handled by
+  // the caller); C++ and TypeScript reject a second declaration.
+  if (M.Lang == Language::Rust) {
+    It->second = B;
+    return;
+  }
+  Diags.error(Loc, "redeclaration of '" + Name + "'");
+  Diags.note(It->second.loc(), "'" + Name + "' is first declared here");
+}
+
+const Binding *Sema::lookup(llvm::StringRef Name) const {
+  for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
+    auto F = It->find(Name);
+    if (F != It->end())
+      return &F->second;
+  }
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+void Sema::settleLiteral(ExprPtr &E, const Type &T) {
+  if (!E || !E->Ty.isLiteral())
+    return;
+  E->Ty = T;
+  switch (E->kind()) {
+  case Expr::Kind::Unary:
+    settleLiteral(cast<UnaryExpr>(*E).Operand, T);
+    return;
+  case Expr::Kind::Binary: {
+    auto &B = cast<BinaryExpr>(*E);
+    if (isComparison(B.Op))
+      return;
+    bool Shift = B.Op == BinaryOp::Shl || B.Op == BinaryOp::Shr ||
+                 B.Op == BinaryOp::LShr;
+    B.OperandTy = T;
+    settleLiteral(B.LHS, T);
+    settleLiteral(B.RHS, Shift ? Type::scalar(Scalar::U32) : T);
+    return;
+  }
+  case Expr::Kind::Conditional: {
+    auto &C = cast<ConditionalExpr>(*E);
+    settleLiteral(C.Then, T);
+    settleLiteral(C.Else, T);
+    return;
+  }
+  case Expr::Kind::Name: {
+    // A variable still waiting for its type (pass 1): this use decides.
+    auto &N = cast<NameExpr>(*E);
+    if (N.Var && T.isScalar() && Rules.InferFromUse)
+      Inferred.try_emplace(N.Var, T.Elem);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+bool Sema::coerce(ExprPtr &E, Scalar To, const llvm::Twine &What,
+                  bool Explicit) {
+  const Type T = E->Ty;
+  if (T.isInvalid())
+    return false;
+  if (T.isLiteral()) {
+    bool ToFloat = isFloatScalar(To);
+    if (T.K == Type::IntLiteral && To != Scalar::Bool) {
+      settleLiteral(E, Type::scalar(To));
+      if (auto V = evalConstInt(*E); V && (*V < INT32_MIN || *V > UINT32_MAX) &&
+                                     !ToFloat) {
+        Diags.error(E->loc(), "integer constant " + std::to_string(*V) +
+                                  " does not fit in " + quoted(To));
+        return false;
+      }
+      return true;
+    }
+    if (T.K == Type::FloatLiteral && ToFloat) {
+      settleLiteral(E, Type::scalar(To));
+      return true;
+    }
+    // A float literal becoming an integer, or a number becoming a bool.
+    Scalar Via = T.K == Type::IntLiteral ? Scalar::I32 : Scalar::F32;
+    if (!Explicit && !implicitlyConverts(Via, To)) {
+      Diags.error(E->loc(), "cannot use a " + typeName(T) + " as " +
+                                quoted(To) + " in " + What);
+      return false;
+    }
+    settleLiteral(E, Type::scalar(Via));
+    T.isScalar(); // (E's type is now Via)
+    return coerce(E, To, What, Explicit);
+  }
+  if (T.isArray()) {
+    Diags.error(E->loc(), "a " + typeName(T) +
+                              " is not a value; index it to use an element (" +
+                              What + ")");
+    return false;
+  }
+  if (T.isVoid()) {
+    Diags.error(E->loc(), "a call that returns nothing used as a value in " +
+                              What);
+    return false;
+  }
+  if (T.Elem == To)
+    return true;
+  if (!Explicit && !implicitlyConverts(T.Elem, To)) {
+    Diags.error(E->loc(), "cannot convert " + quoted(T) + " to " + quoted(To) +
+                              " implicitly in " + What +
+                              "; convert it explicitly: " + castHint(To));
+    return false;
+  }
+  if (!Quiet) {
+    llvm::SMLoc Loc = E->loc();
+    E = std::make_unique<CastExpr>(Loc, To, std::move(E), /*Implicit=*/true);
+    E->Ty = Type::scalar(To);
+  }
+  return true;
+}
+
+bool Sema::coerceToBool(ExprPtr &E, const llvm::Twine &What) {
+  const Type T = E->Ty;
+  if (T.isInvalid() || T.isBool())
+    return !T.isInvalid();
+  if (T.isNumeric() && Rules.Truthiness) {
+    if (T.isLiteral())
+      settleLiteral(E, Type::scalar(T.K == Type::IntLiteral ? Scalar::I32
+                                                            : Scalar::F32));
+    return coerce(E, Scalar::Bool, What, /*Explicit=*/true);
+  }
+  Diags.error(E->loc(), "expected a bool in " + What + ", found " +
+                            quoted(T) +
+                            (T.isNumeric() ? "; compare it explicitly "
+                                             "(for example 'x != 0')"
+                                           : ""));
+  return false;
+}
+
+Type Sema::unify(const Type &L, const Type &R, llvm::SMLoc Loc,
+                 llvm::StringRef Op) {
+  if (L.isInvalid() || R.isInvalid())
+    return Type::invalid();
+  auto Bad = [&](const llvm::Twine &Why) {
+    Diags.error(Loc, "invalid operands to '" + Op + "' (" + quoted(L) +
+                         " and " + quoted(R) + "): " + Why);
+    return Type::invalid();
+  };
+  for (const Type *T : {&L, &R}) {
+    if (T->isArray())
+      return Bad("a buffer or shared array is not a value; index it");
+    if (T->isVoid())
+      return Bad("a call that returns nothing has no value");
+  }
+  if (L.isLiteral() && R.isLiteral())
+    return L.K == Type::IntLiteral && R.K == Type::IntLiteral
+               ? Type::intLiteral()
+               : Type::floatLiteral();
+  if (L.isLiteral() || R.isLiteral()) {
+    const Type &Lit = L.isLiteral() ? L : R;
+    const Type &Typed = L.isLiteral() ? R : L;
+    if (Typed.isBool())
+      return Bad("a bool does not mix with numbers");
+    if (Lit.K == Type::IntLiteral || Typed.isFloat())
+      return Typed;
+    // A float literal meets an integer.
+    if (!Rules.PromoteMixed)
+      return Bad("a float literal does not mix with an integer; convert the "
+                 "integer: " +
+                 castHint(Scalar::F32));
+    return Type::scalar(*Rules.DefaultFloat);
+  }
+  if (L == R)
+    return L;
+  if (L.isBool() != R.isBool() && !Rules.PromoteMixed)
+    return Bad("a bool does not mix with numbers");
+  if (!Rules.PromoteMixed)
+    return Bad(llvm::Twine(Rules.DisplayName) +
+               " does not convert between number types implicitly; convert "
+               "one side, for example " +
+               castHint(rank(L.Elem) >= rank(R.Elem) ? L.Elem : R.Elem));
+  return rank(L.Elem) >= rank(R.Elem) ? L : R;
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Type Sema::checkExpr(ExprPtr &E) {
+  Type T;
+  switch (E->kind()) {
+  case Expr::Kind::IntLit: {
+    auto &L = cast<IntLitExpr>(*E);
+    T = L.Suffix ? Type::scalar(*L.Suffix) : Type::intLiteral();
+    if (L.Value > UINT32_MAX) {
+      Diags.error(L.loc(), "integer literal " + std::to_string(L.Value) +
+                               " does not fit in 32 bits");
+      T = Type::invalid();
+    }
+    break;
+  }
+  case Expr::Kind::FloatLit: {
+    auto &L = cast<FloatLitExpr>(*E);
+    T = L.Suffix ? Type::scalar(*L.Suffix) : Type::floatLiteral();
+    break;
+  }
+  case Expr::Kind::BoolLit:
+    T = Type::scalar(Scalar::Bool);
+    break;
+  case Expr::Kind::Name:
+    T = checkName(cast<NameExpr>(*E));
+    break;
+  case Expr::Kind::Unary:
+    T = checkUnary(cast<UnaryExpr>(*E));
+    break;
+  case Expr::Kind::Binary:
+    T = checkBinary(cast<BinaryExpr>(*E));
+    break;
+  case Expr::Kind::CompareChain:
+    T = checkCompareChain(cast<CompareChainExpr>(*E));
+    break;
+  case Expr::Kind::Conditional:
+    T = checkConditional(cast<ConditionalExpr>(*E));
+    break;
+  case Expr::Kind::Call:
+    return checkCall(cast<CallExpr>(*E), E);
+  case Expr::Kind::Index:
+    T = checkIndex(cast<IndexExpr>(*E));
+    break;
+  case Expr::Kind::Cast:
+    T = checkCast(cast<CastExpr>(*E));
+    break;
+  }
+  E->Ty = T;
+  return T;
+}
+
+Type Sema::checkName(NameExpr &N) {
+  N.Var = nullptr;
+  N.Parm = nullptr;
+  N.Shared = nullptr;
+  const Binding *B = lookup(N.Name);
+  if (!B) {
+    if (M.function(N.Name))
+      Diags.error(N.loc(), "function '" + N.Name +
+                               "' used as a value; call it: " + N.Name +
+                               "(...)");
+    else
+      Diags.error(N.loc(), "use of undeclared name '" + N.Name + "'");
+    return Type::invalid();
+  }
+  N.Var = B->Var;
+  N.Parm = B->Parm;
+  N.Shared = B->Shared;
+  if (B->Var)
+    return B->Var->Ty;
+  if (B->Parm)
+    return B->Parm->Ty;
+  return B->Shared->Ty;
+}
+
+Type Sema::checkUnary(UnaryExpr &U) {
+  Type T = checkExpr(U.Operand);
+  if (T.isInvalid())
+    return T;
+  llvm::StringRef Sp = unaryOpSpelling(U.Op);
+  auto Bad = [&](const llvm::Twine &Why) {
+    Diags.error(U.loc(), "invalid operand to unary '" + Sp + "' (" +
+                             quoted(T) + "): " + Why);
+    return Type::invalid();
+  };
+  UnaryOp Op = U.Op;
+  if (Op == UnaryOp::RustNot)
+    Op = T.isBool() ? UnaryOp::LogicalNot : UnaryOp::BitNot;
+  switch (Op) {
+  case UnaryOp::Neg:
+  case UnaryOp::Plus:
+    if (!T.isNumeric())
+      return Bad("expected a number");
+    return T;
+  case UnaryOp::BitNot:
+    if (T.K == Type::IntLiteral || T.isInteger())
+      return T;
+    return Bad("expected an integer");
+  case UnaryOp::LogicalNot:
+    if (!coerceToBool(U.Operand, "the operand of '" + Sp + "'"))
+      return Type::invalid();
+    return Type::scalar(Scalar::Bool);
+  case UnaryOp::RustNot:
+    break;
+  }
+  return Type::invalid();
+}
+
+Type Sema::checkBinary(BinaryExpr &B) {
+  llvm::StringRef Sp = binaryOpSpelling(B.Op);
+  if (B.Op == BinaryOp::LogicalAnd || B.Op == BinaryOp::LogicalOr) {
+    checkExpr(B.LHS);
+    checkExpr(B.RHS);
+    bool Ok = coerceToBool(B.LHS, "the left operand of '" + Sp + "'");
+    Ok &= coerceToBool(B.RHS, "the right operand of '" + Sp + "'");
+    B.OperandTy = Type::scalar(Scalar::Bool);
+    return Ok ? Type::scalar(Scalar::Bool) : Type::invalid();
+  }
+  Type L = checkExpr(B.LHS), R = checkExpr(B.RHS);
+  if (L.isInvalid() || R.isInvalid())
+    return Type::invalid();
+
+  if (B.Op == BinaryOp::Shl || B.Op == BinaryOp::Shr ||
+      B.Op == BinaryOp::LShr) {
+    auto IsInt = [](const Type &T) {
+      return T.K == Type::IntLiteral || T.isInteger();
+    };
+    if (!IsInt(L) || !IsInt(R)) {
+      Diags.error(B.loc(), "invalid operands to '" + Sp + "' (" + quoted(L) +
+                               " and " + quoted(R) +
+                               "): shifts take integers");
+      return Type::invalid();
+    }
+    Type T = L.isLiteral() ? (R.isLiteral() ? L : R) : L;
+    // JavaScript's '>>>' reads its left operand as unsigned.
+    if (B.Op == BinaryOp::LShr && T.isScalar(Scalar::I32)) {
+      coerce(B.LHS, Scalar::I32, "'>>>'");
+      T = Type::scalar(Scalar::U32);
+    }
+    B.OperandTy = T;
+    if (T.isScalar()) {
+      if (B.Op == BinaryOp::LShr && L.isScalar(Scalar::I32))
+        coerce(B.LHS, Scalar::U32, "'>>>'", /*Explicit=*/true);
+      else
+        coerce(B.LHS, T.Elem, "the left operand of '" + Sp + "'");
+      // The shift count converts freely (Rust allows any integer type).
+      coerce(B.RHS, T.Elem, "the shift count", /*Explicit=*/true);
+    }
+    return T;
+  }
+
+  Type T = unify(L, R, B.loc(), Sp);
+  if (T.isInvalid())
+    return T;
+  auto Bad = [&](const llvm::Twine &Why) {
+    Diags.error(B.loc(), "invalid operands to '" + Sp + "' (" + quoted(L) +
+                             " and " + quoted(R) + "): " + Why);
+    return Type::invalid();
+  };
+  bool IsBool = T.isBool();
+  bool IsFloat = T.K == Type::FloatLiteral || T.isFloat();
+  if (isComparison(B.Op)) {
+    if (IsBool && B.Op != BinaryOp::Eq && B.Op != BinaryOp::Ne)
+      return Bad("bools are only compared with == and !=");
+    if (T.isScalar(Scalar::F64))
+      return Bad("WAVE has no f64 comparison (ISA.md §2.8); convert to f32");
+    // Two literals compare as i32 or f32 in every dialect.
+    if (T.isLiteral())
+      T = Type::scalar(T.K == Type::IntLiteral ? Scalar::I32 : Scalar::F32);
+  } else {
+    switch (B.Op) {
+    case BinaryOp::BitAnd:
+    case BinaryOp::BitOr:
+    case BinaryOp::BitXor:
+      if (IsFloat)
+        return Bad("bitwise operators take integers or bools");
+      break;
+    case BinaryOp::Rem:
+    case BinaryOp::FloorDiv:
+      if (T.isScalar(Scalar::F64))
+        return Bad("not supported on f64");
+      [[fallthrough]];
+    default:
+      if (IsBool)
+        return Bad("arithmetic on bool");
+      if (T.isScalar(Scalar::F64) && B.Op == BinaryOp::Div)
+        break;
+      break;
+    }
+  }
+  B.OperandTy = T;
+  if (T.isScalar()) {
+    coerce(B.LHS, T.Elem, "the left operand of '" + Sp + "'");
+    coerce(B.RHS, T.Elem, "the right operand of '" + Sp + "'");
+  }
+  return isComparison(B.Op) ? Type::scalar(Scalar::Bool) : T;
+}
+
+Type Sema::checkCompareChain(CompareChainExpr &C) {
+  for (ExprPtr &E : C.Operands)
+    checkExpr(E);
+  C.OperandTys.clear();
+  bool Ok = true;
+  for (size_t I = 0; I < C.Ops.size(); ++I) {
+    const Type &L = C.Operands[I]->Ty, &R = C.Operands[I + 1]->Ty;
+    llvm::StringRef Sp = binaryOpSpelling(C.Ops[I]);
+    Type T = unify(L, R, C.OpLocs[I], Sp);
+    if (T.isLiteral())
+      T = Type::scalar(T.K == Type::IntLiteral ? Scalar::I32 : Scalar::F32);
+    if (T.isBool() && C.Ops[I] != BinaryOp::Eq && C.Ops[I] != BinaryOp::Ne) {
+      Diags.error(C.OpLocs[I], "bools are only compared with == and !=");
+      T = Type::invalid();
+    }
+    if (T.isScalar(Scalar::F64)) {
+      Diags.error(C.OpLocs[I], "WAVE has no f64 comparison (ISA.md §2.8)");
+      T = Type::invalid();
+    }
+    Ok &= !T.isInvalid();
+    C.OperandTys.push_back(T);
+  }
+  if (!Ok)
+    return Type::invalid();
+  // Each operand is evaluated once; a literal takes the type of the first
+  // comparison it is in, and lowering converts values per comparison.
+  for (size_t I = 0; I < C.Operands.size(); ++I) {
+    const Type &T = C.OperandTys[I == 0 ? 0 : I - 1];
+    if (C.Operands[I]->Ty.isLiteral())
+      coerce(C.Operands[I], T.Elem, "a comparison");
+    else if (C.Operands[I]->Ty.isArray() || C.Operands[I]->Ty.isVoid())
+      return Type::invalid();
+  }
+  return Type::scalar(Scalar::Bool);
+}
+
+Type Sema::checkConditional(ConditionalExpr &C) {
+  checkExpr(C.Cond);
+  bool Ok = coerceToBool(C.Cond, "the condition of a conditional expression");
+  Type A = checkExpr(C.Then), B = checkExpr(C.Else);
+  if (!Ok || A.isInvalid() || B.isInvalid())
+    return Type::invalid();
+  if (A.isBool() && B.isBool())
+    return A;
+  Type T = unify(A, B, C.loc(), "?:");
+  if (T.isScalar()) {
+    coerce(C.Then, T.Elem, "a conditional expression");
+    coerce(C.Else, T.Elem, "a conditional expression");
+  }
+  return T;
+}
+
+Type Sema::checkIndex(IndexExpr &X) {
+  Type Base = checkExpr(X.Base);
+  Type Idx = checkExpr(X.Index);
+  if (Base.isInvalid() || Idx.isInvalid())
+    return Type::invalid();
+  if (!Base.isArray() || !isa<NameExpr>(*X.Base)) {
+    Diags.error(X.loc(), "only buffers and shared arrays can be indexed, not " +
+                             quoted(Base));
+    return Type::invalid();
+  }
+  if (Idx.K == Type::IntLiteral) {
+    if (auto V = evalConstInt(*X.Index); V && *V < 0) {
+      Diags.error(X.Index->loc(), "negative index " + std::to_string(*V));
+      return Type::invalid();
+    }
+    coerce(X.Index, Scalar::U32, "an index");
+  } else if (!Idx.isInteger()) {
+    Diags.error(X.Index->loc(),
+                "an index must be an integer, not " + quoted(Idx) +
+                    (Idx.isNumeric() ? "; convert it: " + castHint(Scalar::U32)
+                                     : ""));
+    return Type::invalid();
+  }
+  if (Base.K == Type::Shared && Idx.K == Type::IntLiteral) {
+    if (auto V = evalConstInt(*X.Index); V && *V >= Base.Count)
+      Diags.error(X.Index->loc(), "index " + std::to_string(*V) +
+                                      " is past the end of " + quoted(Base));
+  }
+  return Type::scalar(Base.Elem);
+}
+
+Type Sema::checkCast(CastExpr &C) {
+  Type T = checkExpr(C.Operand);
+  if (T.isInvalid())
+    return T;
+  if (!T.isScalar() && !T.isLiteral()) {
+    Diags.error(C.loc(), "cannot convert " + quoted(T) + " to " +
+                             quoted(C.To));
+    return Type::invalid();
+  }
+  if (T.isLiteral()) {
+    Scalar Via = T.K == Type::IntLiteral
+                     ? (C.To == Scalar::Bool ? Scalar::I32 : C.To)
+                     : (isFloatScalar(C.To) ? C.To : Scalar::F32);
+    coerce(C.Operand, Via, "a conversion");
+  }
+  return Type::scalar(C.To);
+}
+
+Type Sema::checkCall(CallExpr &C, ExprPtr &Self) {
+  C.Target = nullptr;
+  C.Intrinsic = IntrinsicId::None;
+  const FunctionDecl *F = M.function(C.Callee);
+  if (!F) {
+    if (std::optional<Type> T = checkIntrinsicCall(C, Self)) {
+      Self->Ty = *T;
+      return *T;
+    }
+    Diags.error(C.loc(), "call to unknown function '" + C.Callee + "'");
+    for (ExprPtr &A : C.Args)
+      checkExpr(A);
+    Self->Ty = Type::invalid();
+    return Self->Ty;
+  }
+  if (F->IsKernel) {
+    Diags.error(C.loc(), "kernel '" + C.Callee +
+                             "' cannot be called; only device functions "
+                             "can");
+    Diags.note(F->Loc, "'" + C.Callee + "' is declared here");
+    Self->Ty = Type::invalid();
+    return Self->Ty;
+  }
+  C.Target = F;
+  if (C.Args.size() != F->Params.size()) {
+    Diags.error(C.loc(), "'" + C.Callee + "' takes " +
+                             std::to_string(F->Params.size()) +
+                             " argument(s), not " +
+                             std::to_string(C.Args.size()));
+    Diags.note(F->Loc, "'" + C.Callee + "' is declared here");
+    Self->Ty = Type::invalid();
+    return Self->Ty;
+  }
+  bool Ok = true;
+  for (size_t I = 0; I < C.Args.size(); ++I) {
+    const Param &P = F->Params[I];
+    Type A = checkExpr(C.Args[I]);
+    if (A.isInvalid()) {
+      Ok = false;
+      continue;
+    }
+    std::string What = "argument " + std::to_string(I + 1) + " ('" + P.Name +
+                       "') of '" + C.Callee + "'";
+    if (P.Ty.K == Type::Buffer) {
+      const auto *N = dyn_cast<NameExpr>(C.Args[I].get());
+      if (!N || !N->Parm || A.K != Type::Buffer || A.Elem != P.Ty.Elem) {
+        Diags.error(C.Args[I]->loc(), "expected a buffer of " +
+                                          quoted(P.Ty.Elem) + " for " + What +
+                                          ", found " + quoted(A));
+        Ok = false;
+      } else if (A.ReadOnly && !P.Ty.ReadOnly) {
+        Diags.error(C.Args[I]->loc(), "read-only buffer '" + N->Name +
+                                          "' passed as writable " + What);
+        Diags.note(N->Parm->Loc, "'" + N->Name + "' is declared here");
+        Ok = false;
+      }
+      continue;
+    }
+    Ok &= coerce(C.Args[I], P.Ty.Elem, What);
+  }
+  Self->Ty = Ok ? F->ReturnTy : Type::invalid();
+  return Self->Ty;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void Sema::checkBlock(BlockStmt &B, bool NewScope) {
+  // Python names are function-scoped: its blocks open no scope.
+  NewScope &= M.Lang != Language::Python;
+  if (NewScope)
+    pushScope();
+  for (StmtPtr &S : B.Body)
+    checkStmt(S);
+  if (NewScope)
+    popScope();
+}
+
+void Sema::checkVarDecl(VarDecl &V) {
+  Type Init = V.Init ? checkExpr(V.Init) : Type::invalid();
+  std::string What = "the initial value of '" + V.Name + "'";
+  if (V.DeclaredTy) {
+    V.Ty = Type::scalar(*V.DeclaredTy);
+    if (V.Init)
+      coerce(V.Init, *V.DeclaredTy, What);
+  } else if (!V.Init) {
+    Diags.error(V.loc(), "'" + V.Name + "' needs a type or an initial value");
+    V.Ty = Type::invalid();
+  } else if (Init.isLiteral()) {
+    if (Quiet) {
+      V.Ty = Init; // Waits for its first typed use.
+    } else {
+      auto It = Inferred.find(&V);
+      std::optional<Scalar> S = It != Inferred.end()
+                                    ? std::optional<Scalar>(It->second)
+                                    : defaultScalar(Init, V.loc());
+      V.Ty = S ? Type::scalar(*S) : Type::invalid();
+      if (S)
+        coerce(V.Init, *S, What);
+    }
+  } else if (Init.isScalar()) {
+    V.Ty = Init;
+  } else {
+    if (!Init.isInvalid())
+      Diags.error(V.Init->loc(), "cannot initialise a variable with a " +
+                                     typeName(Init));
+    V.Ty = Type::invalid();
+  }
+  declare(V.Name, Binding{&V}, V.loc());
+}
+
+void Sema::checkAssign(AssignStmt &A) {
+  Type VT = checkExpr(A.Value);
+  // Python declares a variable by assigning a new name.
+  if (auto *N = dyn_cast<NameExpr>(A.Target.get());
+      N && M.Lang == Language::Python && (A.Declares || !lookup(N->Name)) &&
+      !A.Op) {
+    if (!A.Declares) {
+      CurFn->ImplicitVars.push_back(std::make_unique<VarDecl>(
+          N->loc(), N->Name, std::nullopt, nullptr));
+      A.Declares = CurFn->ImplicitVars.back().get();
+      A.Declares->Implicit = true;
+    }
+    VarDecl &V = *A.Declares;
+    if (VT.isLiteral() && Quiet) {
+      V.Ty = VT;
+    } else if (VT.isLiteral()) {
+      auto It = Inferred.find(&V);
+      std::optional<Scalar> S = It != Inferred.end()
+                                    ? std::optional<Scalar>(It->second)
+                                    : defaultScalar(VT, V.loc());
+      V.Ty = S ? Type::scalar(*S) : Type::invalid();
+    } else if (VT.isScalar()) {
+      V.Ty = VT;
+    } else {
+      if (!VT.isInvalid())
+        Diags.error(A.Value->loc(), "cannot assign a " + typeName(VT) +
+                                        " to a variable");
+      V.Ty = Type::invalid();
+    }
+    Scopes.front()[V.Name] = Binding{&V};
+  }
+
+  Type TT = checkExpr(A.Target);
+  if (TT.isInvalid() || VT.isInvalid())
+    return;
+  std::string What;
+  if (auto *N = dyn_cast<NameExpr>(A.Target.get())) {
+    What = "the assignment to '" + N->Name + "'";
+    if (N->Shared || (N->Parm && N->Parm->Ty.isArray())) {
+      Diags.error(A.loc(), "cannot assign to " + typeName(TT) + " '" +
+                               N->Name + "'; assign to an element");
+      return;
+    }
+    bool Mutable = N->Var ? N->Var->Mutable || !N->Var->Init
+                          : N->Parm && N->Parm->Mutable;
+    if (!Mutable) {
+      Diags.error(A.loc(), "cannot assign to '" + N->Name +
+                               "': it is not mutable" +
+                               (M.Lang == Language::Rust
+                                    ? " (declare it with 'mut')"
+                                    : ""));
+      Diags.note(N->Var ? N->Var->loc() : N->Parm->Loc,
+                 "'" + N->Name + "' is declared here");
+      return;
+    }
+    // A variable still waiting for its type takes the assigned one.
+    if (TT.isLiteral() && VT.isScalar() && N->Var && !A.Op &&
+        Rules.InferFromUse)
+      Inferred.try_emplace(N->Var, VT.Elem);
+  } else if (auto *X = dyn_cast<IndexExpr>(A.Target.get())) {
+    const auto *Base = cast<NameExpr>(X->Base.get());
+    What = "the store to '" + Base->Name + "'";
+    if (Base->Parm && Base->Parm->Ty.ReadOnly) {
+      Diags.error(A.loc(), "cannot store to read-only buffer '" +
+                               Base->Name + "'");
+      Diags.note(Base->Parm->Loc, "'" + Base->Name + "' is declared here");
+      return;
+    }
+  } else {
+    Diags.error(A.loc(), "cannot assign to this expression");
+    return;
+  }
+  if (!A.Op) {
+    if (TT.isScalar())
+      coerce(A.Value, TT.Elem, What);
+    return;
+  }
+  // Compound assignment: computed like the binary operator, then converted
+  // back to the target's type.
+  llvm::StringRef Sp = binaryOpSpelling(*A.Op);
+  Type T = (*A.Op == BinaryOp::Shl || *A.Op == BinaryOp::Shr ||
+            *A.Op == BinaryOp::LShr)
+               ? TT
+               : unify(TT, VT, A.loc(), (Sp + "=").str());
+  if (T.isInvalid())
+    return;
+  if (T.isLiteral()) {
+    std::optional<Scalar> D = defaultScalar(T, A.loc());
+    if (!D)
+      return;
+    T = Type::scalar(*D);
+  }
+  settleLiteral(A.Target, T);
+  if (T.isBool() || (T.isFloat() && (*A.Op == BinaryOp::BitAnd ||
+                                     *A.Op == BinaryOp::BitOr ||
+                                     *A.Op == BinaryOp::BitXor ||
+                                     *A.Op == BinaryOp::Shl ||
+                                     *A.Op == BinaryOp::Shr))) {
+    Diags.error(A.loc(), "invalid operands to '" + Sp + "=' (" + quoted(TT) +
+                             " and " + quoted(VT) + ")");
+    return;
+  }
+  A.OpTy = T;
+  coerce(A.Value, T.Elem, What, /*Explicit=*/*A.Op == BinaryOp::Shl ||
+                                    *A.Op == BinaryOp::Shr ||
+                                    *A.Op == BinaryOp::LShr);
+  if (TT.isScalar() && TT.Elem != T.Elem && !implicitlyConverts(T.Elem, TT.Elem))
+    Diags.error(A.loc(), "the result of '" + Sp + "=' is " + quoted(T) +
+                             " but the target is " + quoted(TT) +
+                             "; convert explicitly: " + castHint(TT.Elem));
+}
+
+void Sema::checkStmt(StmtPtr &SP) {
+  Stmt &S = *SP;
+  switch (S.kind()) {
+  case Stmt::Kind::Block:
+    checkBlock(cast<BlockStmt>(S));
+    return;
+  case Stmt::Kind::VarDecl:
+    checkVarDecl(cast<VarDecl>(S));
+    return;
+  case Stmt::Kind::SharedDecl: {
+    auto &D = cast<SharedDecl>(S);
+    std::optional<int64_t> N = D.Size ? evalConstInt(*D.Size) : std::nullopt;
+    if (!CurFn->IsKernel) {
+      Diags.error(D.loc(), "shared arrays are declared in kernels only");
+    } else if (D.Elem == Scalar::Bool) {
+      Diags.error(D.loc(), "shared arrays of bool are not supported");
+    } else if (!N || *N <= 0) {
+      Diags.error(D.Size ? D.Size->loc() : D.loc(),
+                  "the size of shared array '" + D.Name +
+                      "' must be a positive integer constant");
+    } else {
+      unsigned Align = scalarBytes(D.Elem);
+      uint64_t Offset = (uint64_t(SharedOffset) + Align - 1) / Align * Align;
+      uint64_t End = Offset + uint64_t(*N) * Align;
+      if (End > MaxSharedBytes) {
+        Diags.error(D.loc(), "shared arrays of this kernel need " +
+                                 std::to_string(End) +
+                                 " bytes, more than the " +
+                                 std::to_string(MaxSharedBytes) +
+                                 " bytes of workgroup memory");
+      } else {
+        D.Offset = Offset;
+        SharedOffset = End;
+        CurFn->SharedBytes = SharedOffset;
+        D.Ty = Type::shared(D.Elem, uint32_t(*N));
+      }
+    }
+    declare(D.Name, Binding{nullptr, nullptr, &D}, D.loc());
+    return;
+  }
+  case Stmt::Kind::Assign:
+    checkAssign(cast<AssignStmt>(S));
+    return;
+  case Stmt::Kind::ExprStmt: {
+    auto &E = cast<ExprStmt>(S);
+    checkExpr(E.E);
+    if (!isa<CallExpr>(*E.E) && !isa<CastExpr>(*E.E) && !E.E->Ty.isInvalid())
+      Diags.error(E.E->loc(), "this expression has no effect; only calls "
+                              "may stand alone as statements");
+    return;
+  }
+  case Stmt::Kind::If: {
+    auto &I = cast<IfStmt>(S);
+    checkExpr(I.Cond);
+    coerceToBool(I.Cond, "the condition of 'if'");
+    checkBlock(*I.Then);
+    if (I.Else)
+      checkStmt(I.Else);
+    return;
+  }
+  case Stmt::Kind::While: {
+    auto &W = cast<WhileStmt>(S);
+    if (!W.DoWhile) {
+      checkExpr(W.Cond);
+      coerceToBool(W.Cond, "the loop condition");
+    }
+    ++LoopDepth;
+    checkBlock(*W.Body);
+    --LoopDepth;
+    if (W.DoWhile) {
+      checkExpr(W.Cond);
+      coerceToBool(W.Cond, "the loop condition");
+    }
+    return;
+  }
+  case Stmt::Kind::For: {
+    auto &F = cast<ForStmt>(S);
+    bool Scoped = M.Lang != Language::Python;
+    if (Scoped)
+      pushScope();
+    if (F.Init)
+      checkStmt(F.Init);
+    if (F.Cond) {
+      checkExpr(F.Cond);
+      coerceToBool(F.Cond, "the loop condition");
+    }
+    ++LoopDepth;
+    checkBlock(*F.Body);
+    --LoopDepth;
+    if (F.Step)
+      checkStmt(F.Step);
+    if (Scoped)
+      popScope();
+    return;
+  }
+  case Stmt::Kind::ForRange: {
+    auto &F = cast<ForRangeStmt>(S);
+    Type T = Type::intLiteral();
+    bool Ok = true;
+    for (ExprPtr *E : {&F.Start, &F.End, &F.Step}) {
+      if (!*E)
+        continue;
+      Type A = checkExpr(*E);
+      if (A.isInvalid()) {
+        Ok = false;
+        continue;
+      }
+      if (A.K != Type::IntLiteral && !A.isInteger()) {
+        Diags.error((*E)->loc(), "range bounds and steps must be integers, "
+                                 "not " +
+                                     quoted(A));
+        Ok = false;
+        continue;
+      }
+      T = unify(T, A, (*E)->loc(), "range");
+      Ok &= !T.isInvalid();
+    }
+    if (F.Step)
+      if (auto V = evalConstInt(*F.Step); V && *V == 0) {
+        Diags.error(F.Step->loc(), "the step of a range must not be zero");
+        Ok = false;
+      }
+    VarDecl &V = *F.Var;
+    if (!Ok) {
+      V.Ty = Type::invalid();
+    } else if (T.isLiteral() && Quiet) {
+      V.Ty = T;
+    } else {
+      std::optional<Scalar> S;
+      if (T.isScalar())
+        S = T.Elem;
+      else if (auto It = Inferred.find(&V); It != Inferred.end())
+        S = It->second;
+      else
+        S = defaultScalar(T, V.loc());
+      V.Ty = S ? Type::scalar(*S) : Type::invalid();
+      if (S)
+        for (ExprPtr *E : {&F.Start, &F.End, &F.Step})
+          if (*E)
+            coerce(*E, *S, "a range");
+    }
+    if (M.Lang != Language::Python)
+      pushScope();
+    if (M.Lang == Language::Python)
+      Scopes.front()[V.Name] = Binding{&V};
+    else
+      declare(V.Name, Binding{&V}, V.loc());
+    ++LoopDepth;
+    checkBlock(*F.Body);
+    --LoopDepth;
+    if (M.Lang != Language::Python)
+      popScope();
+    return;
+  }
+  case Stmt::Kind::Break:
+  case Stmt::Kind::Continue:
+    if (!LoopDepth)
+      Diags.error(S.loc(), S.kind() == Stmt::Kind::Break
+                               ? "'break' outside a loop"
+                               : "'continue' outside a loop");
+    return;
+  case Stmt::Kind::Return: {
+    auto &R = cast<ReturnStmt>(S);
+    if (R.Value) {
+      checkExpr(R.Value);
+      if (CurFn->ReturnTy.isVoid()) {
+        Diags.error(R.loc(), CurFn->IsKernel
+                                 ? "a kernel returns no value"
+                                 : "function '" + CurFn->Name +
+                                       "' returns no value");
+        return;
+      }
+      coerce(R.Value, CurFn->ReturnTy.Elem,
+             "the return value of '" + CurFn->Name + "'");
+    } else if (!CurFn->ReturnTy.isVoid()) {
+      Diags.error(R.loc(), "function '" + CurFn->Name + "' must return a " +
+                               quoted(CurFn->ReturnTy));
+    }
+    return;
+  }
+  }
+}
+
+void Sema::checkFunctionBody(FunctionDecl &F) {
+  CurFn = &F;
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    Quiet = Pass == 0;
+    if (Quiet)
+      Diags.suppress();
+    Scopes.clear();
+    pushScope();
+    for (const Param &P : F.Params)
+      declare(P.Name, Binding{nullptr, &P}, P.Loc);
+    LoopDepth = 0;
+    SharedOffset = 0;
+    F.SharedBytes = 0;
+    if (F.Body)
+      checkBlock(*F.Body, /*NewScope=*/false);
+    if (Quiet)
+      Diags.unsuppress();
+  }
+  Quiet = false;
+  Inferred.clear();
+  CurFn = nullptr;
+}
+
+bool Sema::run() {
+  unsigned ErrorsBefore = Diags.numErrors();
+  // Signatures first: calls may name functions defined later.
+  llvm::StringMap<const FunctionDecl *> Seen;
+  for (const auto &F : M.Functions) {
+    auto [It, New] = Seen.try_emplace(F->Name, F.get());
+    if (!New) {
+      Diags.error(F->Loc, "redefinition of '" + F->Name + "'");
+      Diags.note(It->second->Loc, "'" + F->Name + "' is first defined here");
+    }
+    if (isIntrinsicName(F->Name, M.Lang))
+      Diags.error(F->Loc, "'" + F->Name +
+                              "' is the name of an intrinsic; rename the "
+                              "function");
+    llvm::StringMap<const Param *> Names;
+    unsigned Index = 0;
+    for (const Param &P : F->Params) {
+      ++Index;
+      if (!Names.try_emplace(P.Name, &P).second)
+        Diags.error(P.Loc, "duplicate parameter '" + P.Name + "'");
+      if ((P.Ty.isArray() || P.Ty.isScalar()) && P.Ty.Elem == Scalar::Bool &&
+          P.Ty.isArray())
+        Diags.error(P.Loc, "buffers of bool are not supported");
+      if (!F->IsKernel)
+        continue;
+      bool Ok = P.Ty.K == Type::Buffer ||
+                (P.Ty.isScalar() && (P.Ty.Elem == Scalar::I32 ||
+                                     P.Ty.Elem == Scalar::U32 ||
+                                     P.Ty.Elem == Scalar::F32));
+      if (!Ok)
+        Diags.error(P.Loc, "kernel parameter '" + P.Name + "' has type " +
+                               quoted(P.Ty) +
+                               "; kernel parameters are buffers or i32, u32, "
+                               "f32 scalars (one 32-bit register each, "
+                               "DESIGN.md kernel ABI)");
+      if (Index == MaxKernelParams + 1)
+        Diags.error(P.Loc, "kernel '" + F->Name + "' has more than " +
+                               std::to_string(MaxKernelParams) +
+                               " parameters (one register each, r0..r31)");
+    }
+    if (F->IsKernel && !F->ReturnTy.isVoid())
+      Diags.error(F->Loc, "kernel '" + F->Name + "' must return void");
+  }
+  for (const auto &F : M.Functions)
+    checkFunctionBody(*F);
+  if (Diags.numErrors() == ErrorsBefore)
+    checkGPURules(M, Diags);
+  return Diags.numErrors() == ErrorsBefore;
+}
+
+bool wave::hir::checkModule(Module &M, DiagnosticEngine &Diags) {
+  return Sema(M, Diags).run();
+}

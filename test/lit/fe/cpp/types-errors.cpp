@@ -1,0 +1,28 @@
+// Type and GPU-rule errors in C++, all reported in one run.
+// RUN: not wave-fe %s 2>&1 | FileCheck %s --implicit-check-not=error:
+
+// Signatures are checked before bodies.
+// CHECK: types-errors.cpp:[[@LINE+1]]:25: error: kernel parameter 'x' has type 'f64'
+__kernel void k2(double x) {
+}
+
+float twice(float x) { return x * 2; }
+
+__kernel void k(const float* p, float* q, int n) {
+// CHECK: types-errors.cpp:[[@LINE+2]]:10: error: cannot store to read-only buffer 'p'
+// CHECK: types-errors.cpp:11:30: note: 'p' is declared here
+    p[0] = 1.0f;
+    const int c = 1;
+// CHECK: types-errors.cpp:[[@LINE+2]]:7: error: cannot assign to 'c': it is not mutable
+// CHECK: types-errors.cpp:[[@LINE-2]]:15: note: 'c' is declared here
+    c = 2;
+// CHECK: types-errors.cpp:[[@LINE+2]]:12: error: 'twice' takes 1 argument(s), not 2
+// CHECK: types-errors.cpp:9:7: note: 'twice' is declared here
+    q[0] = twice(1.0f, 2.0f);
+// CHECK: types-errors.cpp:[[@LINE+1]]:22: error: the dimension of 'thread_id' must be the constant 0, 1 or 2
+    q[1] = thread_id(n);
+    double d = 1.0;
+// CHECK: types-errors.cpp:[[@LINE+1]]:11: error: invalid operands to '<' ('f64' and 'float literal'): WAVE has no f64 comparison
+    if (d < 2.0) {
+    }
+}

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""fe_e2e.py: compile a kernel source through the whole pipeline and check it.
+
+Usage:
+  fe_e2e.py KERNEL.{py,cpp,rs,ts} --bindir DIR --case NAME [--levels 0,2]
+            [--keep DIR]
+
+For each optimization level L it runs
+
+  wave-fe KERNEL | wave-opt -OL | wave-ra | wave-as -o k.wbin
+  wave-run k.wbin --grid ... --arg OFFSET:FILE ... --set-reg ... --dump-u32 ...
+
+and compares the dumped output buffer with a reference computed here in
+Python from the same seeded inputs. CASES holds one entry per kernel: its
+parameters in declaration order (buffers are laid out in device memory here
+and passed as byte offsets, scalars as their 32-bit patterns: DESIGN.md
+"Kernel ABI"), the grid, the output buffer, and a reference written from the
+kernel's specification (the comment of each test file), never from compiler
+output. The same case serves the kernel in all four languages. Prints one
+'OK' line per level. Standard library only.
+"""
+import argparse
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wavedata as wd  # noqa: E402
+
+M32 = 0xFFFFFFFF
+
+
+def f32s(vals):
+    return struct.pack("<%df" % len(vals), *vals)
+
+
+def u32s(vals):
+    return struct.pack("<%dI" % len(vals), *[v & M32 for v in vals])
+
+
+def f16s(vals):
+    return struct.pack("<%de" % len(vals), *vals)
+
+
+def rnd_f32(seed, n, lo, hi):
+    r = random.Random(seed)
+    return [wd.f32(r.uniform(lo, hi)) for _ in range(n)]
+
+
+def r16(x):
+    """Round a binary64 value to binary16 (RNE), as cvt_f16_f32 does."""
+    return struct.unpack("<e", struct.pack("<e", x))[0]
+
+
+# --- cases: parameters, launch and reference ---------------------------------
+# A parameter is ("buf", bytes) or ("scalar", u32 bits). "out" names the
+# index of the output buffer parameter; "expected" is its final content.
+
+def case_saxpy():
+    n = 1000
+    x, y = rnd_f32(1, n, -10, 10), rnd_f32(2, n, -10, 10)
+    a = 2.5
+    out = [wd.f32(wd.f32(a * xi) + yi) for xi, yi in zip(x, y)]
+    return dict(params=[("buf", f32s(x)), ("buf", f32s(y)),
+                        ("buf", bytes(4 * n)), ("scalar", wd.f32_bits(a)),
+                        ("scalar", n)],
+                grid=(4, 1, 1), out=2, expected=f32s(out))
+
+
+def case_transpose():
+    w, h = 40, 24
+    r = random.Random(3)
+    src = [r.randint(0, M32) for _ in range(w * h)]
+    dst = [0] * (w * h)
+    for y in range(h):
+        for x in range(w):
+            dst[x * h + y] = src[y * w + x]
+    return dict(params=[("buf", u32s(src)), ("buf", bytes(4 * w * h)),
+                        ("scalar", w), ("scalar", h)],
+                grid=(3, 2, 1), out=1, expected=u32s(dst))
+
+
+def case_first_above():
+    rows, cols, thr = 300, 37, 0.97
+    data = rnd_f32(4, rows * cols, 0, 1)
+    out = []
+    for row in range(rows):
+        found = -1
+        for j in range(cols):
+            if data[row * cols + j] > wd.f32(thr):
+                found = j
+                break
+        out.append(found)
+    return dict(params=[("buf", f32s(data)), ("buf", bytes(4 * rows)),
+                        ("scalar", rows), ("scalar", cols),
+                        ("scalar", wd.f32_bits(thr))],
+                grid=(2, 1, 1), out=1, expected=u32s(out))
+
+
+def case_block_sum():
+    n, wg, groups = 1000, 256, 4
+    src = rnd_f32(5, n, -1, 1)
+    out = []
+    for g in range(groups):
+        tile = [src[g * wg + t] if g * wg + t < n else 0.0
+                for t in range(wg)]
+        s = wg // 2
+        while s > 0:
+            for t in range(s):
+                tile[t] = wd.f32(tile[t] + tile[t + s])
+            s >>= 1
+        out.append(tile[0])
+    return dict(params=[("buf", f32s(src)), ("buf", bytes(4 * groups)),
+                        ("scalar", n)],
+                grid=(groups, 1, 1), out=1, expected=f32s(out))
+
+
+def case_wave_sum():
+    n, width, threads = 1000, 32, 1024
+    r = random.Random(6)
+    src = [r.randint(0, 1 << 28) for _ in range(n)]
+    out = []
+    for w in range(threads // width):
+        out.append(sum(src[i] for i in range(w * width, (w + 1) * width)
+                       if i < n) & M32)
+    return dict(params=[("buf", u32s(src)), ("buf", bytes(4 * len(out))),
+                        ("scalar", n)],
+                grid=(4, 1, 1), out=1, expected=u32s(out))
+
+
+def case_histogram():
+    n = 2000
+    r = random.Random(7)
+    data = [r.randint(0, M32) for _ in range(n)]
+    bins = [0] * 17
+    for v in data:
+        bins[v % 16] += 1
+    bins[16] = max(data)
+    return dict(params=[("buf", u32s(data)), ("buf", bytes(4 * 17)),
+                        ("scalar", n)],
+                grid=(8, 1, 1), out=1, expected=u32s(bins))
+
+
+def case_haxpy():
+    n = 500
+    x = [r16(v) for v in rnd_f32(8, n, -4, 4)]
+    y = [r16(v) for v in rnd_f32(9, n, -4, 4)]
+    a = 1.5
+    # f16 products and sums of f16 values are exact in binary64, so one
+    # rounding to f16 per operation reproduces the f16 instructions.
+    out = [r16(r16(r16(a) * xi) + yi) for xi, yi in zip(x, y)]
+    return dict(params=[("buf", f16s(x)), ("buf", f16s(y)),
+                        ("buf", bytes(2 * n)), ("scalar", wd.f32_bits(a)),
+                        ("scalar", n)],
+                grid=(2, 1, 1), out=2, expected=f16s(out))
+
+
+def case_stencil():
+    n, t = 700, 0.25
+    src = rnd_f32(10, n, -5, 5)
+
+    def at(i):
+        return src[i] if 0 <= i < n else 0.0
+
+    out = []
+    for i in range(n):
+        a, b = at(i - 1), at(i + 1)
+        out.append(wd.f32(a + wd.f32(wd.f32(b - a) * wd.f32(t))))
+    return dict(params=[("buf", f32s(src)), ("buf", bytes(4 * n)),
+                        ("scalar", wd.f32_bits(t)), ("scalar", n)],
+                grid=(3, 1, 1), out=1, expected=f32s(out))
+
+
+CASES = {name[5:]: fn for name, fn in globals().items()
+         if name.startswith("case_")}
+
+
+def run(cmd, stdin=None):
+    p = subprocess.run(cmd, input=stdin, capture_output=True)
+    if p.returncode != 0:
+        sys.stderr.write("$ %s\n%s" % (" ".join(cmd),
+                                        p.stderr.decode(errors="replace")))
+        sys.exit(1)
+    return p
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("source")
+    ap.add_argument("--bindir", required=True)
+    ap.add_argument("--case", required=True, choices=sorted(CASES))
+    ap.add_argument("--levels", default="0,2")
+    ap.add_argument("--keep", default=None)
+    a = ap.parse_args()
+    c = CASES[a.case]()
+    tool = lambda t: os.path.join(a.bindir, t)  # noqa: E731
+    with tempfile.TemporaryDirectory() as tmp:
+        work = a.keep or tmp
+        os.makedirs(work, exist_ok=True)
+        run_args = ["--grid", "%d,%d,%d" % c["grid"]]
+        offset, out_off = 0, None
+        for r, (kind, val) in enumerate(c["params"]):
+            if kind == "scalar":
+                run_args += ["--set-reg", "%d:%d" % (r, val & M32)]
+                continue
+            path = os.path.join(work, "p%d.bin" % r)
+            with open(path, "wb") as f:
+                f.write(val)
+            run_args += ["--arg", "%d:%s" % (offset, path),
+                         "--set-reg", "%d:%d" % (r, offset)]
+            if r == c["out"]:
+                out_off = offset
+            offset += (len(val) + 255) // 256 * 256
+        want = c["expected"]
+        words = (len(want) + 3) // 4
+        run_args += ["--dump-u32", "%d:%d" % (out_off, words)]
+        fe = run([tool("wave-fe"), a.source]).stdout
+        for level in a.levels.split(","):
+            opt = run([tool("wave-opt"), "-O" + level], fe).stdout
+            asm = run([tool("wave-ra")], opt).stdout
+            wbin = os.path.join(work, "O%s.wbin" % level)
+            run([tool("wave-as"), "-", "-o", wbin], asm)
+            got = run([tool("wave-run"), wbin] + run_args).stdout.decode()
+            vals = [int(t, 0) for t in got.split()]
+            data = struct.pack("<%dI" % len(vals), *vals)[:len(want)]
+            if data != want:
+                n = len(want) // 4
+                g = struct.unpack("<%dI" % n, data[:4 * n])
+                w = struct.unpack("<%dI" % n, want[:4 * n])
+                bad = [i for i in range(n) if g[i] != w[i]]
+                for i in bad[:10]:
+                    sys.stderr.write("-O%s: word %d: got 0x%08x, want 0x%08x\n"
+                                     % (level, i, g[i], w[i]))
+                sys.exit("-O%s: %d of %d words differ" % (level, len(bad), n))
+            print("OK -O%s: %d bytes" % (level, len(want)))
+
+
+if __name__ == "__main__":
+    main()
