@@ -246,8 +246,7 @@ bool Sema::coerce(ExprPtr &E, Scalar To, const llvm::Twine &What,
                                 quoted(To) + " in " + What);
       return false;
     }
-    settleLiteral(E, Type::scalar(Via));
-    T.isScalar(); // (E's type is now Via)
+    settleLiteral(E, Type::scalar(Via)); // Now a typed Via value.
     return coerce(E, To, What, Explicit);
   }
   if (T.isArray()) {
@@ -527,8 +526,6 @@ Type Sema::checkBinary(BinaryExpr &B) {
     default:
       if (IsBool)
         return Bad("arithmetic on bool");
-      if (T.isScalar(Scalar::F64) && B.Op == BinaryOp::Div)
-        break;
       break;
     }
   }
@@ -1091,8 +1088,7 @@ bool Sema::run() {
       ++Index;
       if (!Names.try_emplace(P.Name, &P).second)
         Diags.error(P.Loc, "duplicate parameter '" + P.Name + "'");
-      if ((P.Ty.isArray() || P.Ty.isScalar()) && P.Ty.Elem == Scalar::Bool &&
-          P.Ty.isArray())
+      if (P.Ty.isArray() && P.Ty.Elem == Scalar::Bool)
         Diags.error(P.Loc, "buffers of bool are not supported");
       if (!F->IsKernel)
         continue;

@@ -493,6 +493,8 @@ hir::ExprPtr RustParser::parseNumber() {
   }
   if (N.Overflow)
     error(T.loc(), "integer literal is too large");
+  // Rust allows separators before the suffix: `2_i32`, `1.0_f32`.
+  N.Suffix = N.Suffix.ltrim('_');
   std::optional<hir::Scalar> Suffix;
   bool FloatSuffix = false;
   if (!N.Suffix.empty()) {

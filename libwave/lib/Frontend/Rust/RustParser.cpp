@@ -180,7 +180,7 @@ void RustParser::skipStatement() {
       ++Paren;
     else if ((T.isPunct(")") || T.isPunct("]")) && Paren > 0)
       --Paren;
-    else if (T.isPunct(";") && Paren == 0 && Brace == 0) {
+    else if (T.isPunct(";") && Brace == 0) {
       consume();
       return;
     }
