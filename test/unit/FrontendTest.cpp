@@ -55,6 +55,13 @@ TEST(NumberLiteralTest, FloatsAndSuffixes) {
   EXPECT_FALSE(U.IsFloat);
   EXPECT_EQ(U.IntValue, 10u);
   EXPECT_EQ(U.Suffix, "u32");
+  auto E = scanNumber("1.e5 ", DigitSeparator::Underscore, false);
+  EXPECT_TRUE(E.IsFloat);
+  EXPECT_EQ(E.FloatValue, 100000.0);
+  EXPECT_EQ(E.Length, 4u);
+  // "1.sqrt" is not a float: the scanner stops before the '.'.
+  EXPECT_EQ(scanNumber("1.sqrt", DigitSeparator::Underscore, false).Length,
+            1u);
   // 0.1 is the binary64 nearest to one tenth.
   EXPECT_EQ(scanNumber(".1", DigitSeparator::Underscore, false).FloatValue, 0.1);
 }

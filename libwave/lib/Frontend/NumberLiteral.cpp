@@ -74,10 +74,14 @@ NumberLiteral wave::fe::scanNumber(llvm::StringRef Text, DigitSeparator Sep,
       Digits.clear();
       ScanDigits(10);
       Mantissa += "." + Digits;
-    } else if (Peek(0) == '.' && !isIdentChar(Peek(1)) && Peek(1) != '.' &&
-               !Mantissa.empty()) {
-      // "1." is a float in every dialect except Rust ranges ("1..n"),
-      // which the second '.' excludes above.
+    } else if (Peek(0) == '.' && !Mantissa.empty() && Peek(1) != '.' &&
+               (!isIdentChar(Peek(1)) ||
+                ((Peek(1) == 'e' || Peek(1) == 'E') &&
+                 (llvm::isDigit(Peek(2)) ||
+                  ((Peek(2) == '+' || Peek(2) == '-') &&
+                   llvm::isDigit(Peek(3))))))) {
+      // "1." and "1.e5" are floats in every dialect; a second '.' is a Rust
+      // range ("1..n"), and "1.x" a member access.
       Float = true;
       ++I;
       Mantissa += ".0";
