@@ -428,6 +428,25 @@ bool CppParser::parseAttributeList(
 // Top level
 //===----------------------------------------------------------------------===//
 
+std::optional<std::string>
+CppParser::unsupportedDeclaration(llvm::StringRef W) {
+  if (W == "namespace")
+    return "namespaces are not supported in WAVE kernels";
+  if (W == "class")
+    return "classes are not supported in WAVE kernels";
+  if (W == "struct" || W == "union")
+    return (W + "s are not supported in WAVE kernels").str();
+  if (W == "enum")
+    return "enums are not supported in WAVE kernels";
+  if (W == "template")
+    return "templates are not supported in WAVE kernels";
+  if (W == "typedef")
+    return "typedefs are not supported in WAVE kernels";
+  if (W == "static_assert")
+    return "'static_assert' is not supported in WAVE kernels";
+  return std::nullopt;
+}
+
 void CppParser::parseTopLevel() {
   const CppToken T = tok();
   llvm::SMLoc Start = T.loc();
@@ -457,23 +476,11 @@ void CppParser::parseTopLevel() {
       return Reject("'using' declarations and type aliases are not "
                     "supported in WAVE kernels");
     }
-    if (W == "namespace")
-      return Reject("namespaces are not supported in WAVE kernels");
-    if (W == "class")
-      return Reject("classes are not supported in WAVE kernels");
-    if (W == "struct" || W == "union")
-      return Reject(W + "s are not supported in WAVE kernels");
-    if (W == "enum")
-      return Reject("enums are not supported in WAVE kernels");
-    if (W == "template")
-      return Reject("templates are not supported in WAVE kernels");
-    if (W == "typedef")
-      return Reject("typedefs are not supported in WAVE kernels");
+    if (std::optional<std::string> Why = unsupportedDeclaration(W))
+      return Reject(*Why);
     if (W == "extern")
       return Reject("'extern' declarations are not supported in WAVE "
                     "kernels");
-    if (W == "static_assert")
-      return Reject("'static_assert' is not supported in WAVE kernels");
     if (W == "__attribute__" || W == "__declspec")
       return Reject("'" + W + "' is not supported; use '[[...]]' attributes");
   }

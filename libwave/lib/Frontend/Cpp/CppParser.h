@@ -137,6 +137,10 @@ private:
   /// Stops before the `;`.
   hir::StmtPtr parseSimpleStatement();
   bool isDeclarationStart();
+  /// Why a declaration starting with keyword \p W (class, struct, enum,
+  /// template, ...) is outside the dialect, at the top level and in a
+  /// body alike; std::nullopt for other words.
+  static std::optional<std::string> unsupportedDeclaration(llvm::StringRef W);
   /// Rejects a host-language statement keyword; true if it was one.
   bool rejectUnsupportedStatement();
 

@@ -100,20 +100,8 @@ bool CppParser::rejectUnsupportedStatement() {
   }
   if (W == "asm" || W == "__asm__" || W == "__asm")
     return Reject("inline assembly is not supported in WAVE kernels");
-  if (W == "class")
-    return Reject("classes are not supported in WAVE kernels");
-  if (W == "struct" || W == "union")
-    return Reject(W + "s are not supported in WAVE kernels");
-  if (W == "enum")
-    return Reject("enums are not supported in WAVE kernels");
-  if (W == "typedef")
-    return Reject("typedefs are not supported in WAVE kernels");
-  if (W == "template")
-    return Reject("templates are not supported in WAVE kernels");
-  if (W == "namespace")
-    return Reject("namespaces are not supported in WAVE kernels");
-  if (W == "static_assert")
-    return Reject("'static_assert' is not supported in WAVE kernels");
+  if (std::optional<std::string> Why = unsupportedDeclaration(W))
+    return Reject(*Why);
   if (W == "co_return" || W == "co_yield" || W == "co_await")
     return Reject("coroutines are not supported in WAVE kernels");
   if (W == "delete" || W == "new")
