@@ -717,6 +717,20 @@ void Sema::checkBlock(BlockStmt &B, bool NewScope) {
     popScope();
 }
 
+Type Sema::typeFromValue(const VarDecl &V, const Type &ValueTy) {
+  if (ValueTy.isScalar())
+    return ValueTy;
+  if (!ValueTy.isLiteral())
+    return Type::invalid();
+  if (Quiet)
+    return ValueTy; // Waits for its first typed use.
+  auto It = Inferred.find(&V);
+  std::optional<Scalar> S = It != Inferred.end()
+                                ? std::optional<Scalar>(It->second)
+                                : defaultScalar(ValueTy, V.loc());
+  return S ? Type::scalar(*S) : Type::invalid();
+}
+
 void Sema::checkVarDecl(VarDecl &V) {
   Type Init = V.Init ? checkExpr(V.Init) : Type::invalid();
   std::string What = "the initial value of '" + V.Name + "'";
@@ -727,20 +741,10 @@ void Sema::checkVarDecl(VarDecl &V) {
   } else if (!V.Init) {
     Diags.error(V.loc(), "'" + V.Name + "' needs a type or an initial value");
     V.Ty = Type::invalid();
-  } else if (Init.isLiteral()) {
-    if (Quiet) {
-      V.Ty = Init; // Waits for its first typed use.
-    } else {
-      auto It = Inferred.find(&V);
-      std::optional<Scalar> S = It != Inferred.end()
-                                    ? std::optional<Scalar>(It->second)
-                                    : defaultScalar(Init, V.loc());
-      V.Ty = S ? Type::scalar(*S) : Type::invalid();
-      if (S)
-        coerce(V.Init, *S, What);
-    }
-  } else if (Init.isScalar()) {
-    V.Ty = Init;
+  } else if (Init.isLiteral() || Init.isScalar()) {
+    V.Ty = typeFromValue(V, Init);
+    if (Init.isLiteral() && V.Ty.isScalar())
+      coerce(V.Init, V.Ty.Elem, What);
   } else {
     if (!Init.isInvalid())
       Diags.error(V.Init->loc(), "cannot initialise a variable with a " +
@@ -763,22 +767,10 @@ void Sema::checkAssign(AssignStmt &A) {
       A.Declares->Implicit = true;
     }
     VarDecl &V = *A.Declares;
-    if (VT.isLiteral() && Quiet) {
-      V.Ty = VT;
-    } else if (VT.isLiteral()) {
-      auto It = Inferred.find(&V);
-      std::optional<Scalar> S = It != Inferred.end()
-                                    ? std::optional<Scalar>(It->second)
-                                    : defaultScalar(VT, V.loc());
-      V.Ty = S ? Type::scalar(*S) : Type::invalid();
-    } else if (VT.isScalar()) {
-      V.Ty = VT;
-    } else {
-      if (!VT.isInvalid())
-        Diags.error(A.Value->loc(), "cannot assign a " + typeName(VT) +
-                                        " to a variable");
-      V.Ty = Type::invalid();
-    }
+    V.Ty = typeFromValue(V, VT);
+    if (V.Ty.isInvalid() && !VT.isLiteral() && !VT.isInvalid())
+      Diags.error(A.Value->loc(), "cannot assign a " + typeName(VT) +
+                                      " to a variable");
     Scopes.front()[V.Name] = Binding{&V};
   }
 
@@ -985,24 +977,11 @@ void Sema::checkStmt(StmtPtr &SP) {
         Ok = false;
       }
     VarDecl &V = *F.Var;
-    if (!Ok) {
-      V.Ty = Type::invalid();
-    } else if (T.isLiteral() && Quiet) {
-      V.Ty = T;
-    } else {
-      std::optional<Scalar> S;
-      if (T.isScalar())
-        S = T.Elem;
-      else if (auto It = Inferred.find(&V); It != Inferred.end())
-        S = It->second;
-      else
-        S = defaultScalar(T, V.loc());
-      V.Ty = S ? Type::scalar(*S) : Type::invalid();
-      if (S)
-        for (ExprPtr *E : {&F.Start, &F.End, &F.Step})
-          if (*E)
-            coerce(*E, *S, "a range");
-    }
+    V.Ty = Ok ? typeFromValue(V, T) : Type::invalid();
+    if (V.Ty.isScalar())
+      for (ExprPtr *E : {&F.Start, &F.End, &F.Step})
+        if (*E)
+          coerce(*E, V.Ty.Elem, "a range");
     if (M.Lang != Language::Python)
       pushScope();
     if (M.Lang == Language::Python)

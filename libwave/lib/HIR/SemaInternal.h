@@ -95,6 +95,11 @@ public:
   std::optional<Scalar> defaultScalar(const Type &T, llvm::SMLoc Loc);
   /// The written conversion of x to \p To in this language ("x as u32").
   std::string castHint(Scalar To) const;
+  /// The type of \p V, declared without a type, from the type of its
+  /// first value: a scalar as it is; a literal stays pending in the quiet
+  /// pass, then takes the type its first typed use gave it there, or the
+  /// language's default (Invalid, reported, when there is none).
+  Type typeFromValue(const VarDecl &V, const Type &ValueTy);
   /// Whether a value of \p From converts to \p To without a written cast.
   bool implicitlyConverts(Scalar From, Scalar To) const;
 
