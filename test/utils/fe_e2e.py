@@ -23,7 +23,6 @@ import argparse
 import os
 import random
 import struct
-import subprocess
 import sys
 import tempfile
 
@@ -179,13 +178,7 @@ CASES = {name[5:]: fn for name, fn in globals().items()
          if name.startswith("case_")}
 
 
-def run(cmd, stdin=None):
-    p = subprocess.run(cmd, input=stdin, capture_output=True)
-    if p.returncode != 0:
-        sys.stderr.write("$ %s\n%s" % (" ".join(cmd),
-                                        p.stderr.decode(errors="replace")))
-        sys.exit(1)
-    return p
+run = wd.run_tool
 
 
 def main():

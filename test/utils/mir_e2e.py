@@ -23,7 +23,6 @@ import argparse
 import os
 import random
 import struct
-import subprocess
 import sys
 import tempfile
 
@@ -246,14 +245,7 @@ def case(name):
     raise SystemExit("mir_e2e.py: unknown case '%s'" % name)
 
 
-def run(cmd, stdin=None):
-    p = subprocess.run(cmd, input=stdin, capture_output=True)
-    if p.returncode != 0:
-        sys.stderr.write("command failed (exit %d): %s\n%s" %
-                         (p.returncode, " ".join(cmd),
-                          p.stderr.decode(errors="replace")))
-        sys.exit(1)
-    return p
+run = wd.run_tool
 
 
 def main():

@@ -14,6 +14,8 @@ No numpy: everything here is python3's standard library.
 """
 import random
 import struct
+import subprocess
+import sys
 from fractions import Fraction
 
 FMT = {"u32": "I", "i32": "i", "f32": "f"}
@@ -124,3 +126,16 @@ def random_values(typ, count, seed, lo, hi, integer=False):
             v = float_to_bf16_trunc(f32(v))
         out.append(v)
     return out
+
+
+def run_tool(cmd, stdin=None):
+    """Runs a tool (argv list) with bytes on stdin; on a non-zero exit,
+    prints the command and its stderr and exits 1. Returns the
+    CompletedProcess (stdout, stderr as bytes)."""
+    p = subprocess.run(cmd, input=stdin, capture_output=True)
+    if p.returncode != 0:
+        sys.stderr.write("command failed (exit %d): %s\n%s" %
+                         (p.returncode, " ".join(cmd),
+                          p.stderr.decode(errors="replace")))
+        sys.exit(1)
+    return p
