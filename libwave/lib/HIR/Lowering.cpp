@@ -720,9 +720,11 @@ Value *FunctionLowering::emitExpr(const Expr &E) {
   }
   case Expr::Kind::Cast: {
     const auto &C = cast<CastExpr>(E);
-    if (isLiteralTree(*C.Operand) && !C.Operand->Ty.isBool() &&
-        C.To != Scalar::Bool && isFloatScalar(scalarOf(C.Operand->Ty)) ==
-                                    isFloatScalar(C.To))
+    // An integer literal keeps its bits from i32 to u32 and back; every
+    // other conversion of a constant is left to SCCP, which rounds exactly
+    // as the cvt would (a literal typed f32 is already rounded to f32).
+    if (isLiteralTree(*C.Operand) &&
+        isIntegerScalar(scalarOf(C.Operand->Ty)) && isIntegerScalar(C.To))
       return emitLiteral(*C.Operand, C.To);
     Value *V = emitExpr(*C.Operand);
     return convert(V, scalarOf(C.Operand->Ty), C.To);
@@ -742,15 +744,20 @@ Value *FunctionLowering::emitCall(const CallExpr &C) {
   return Cur->append(std::move(I));
 }
 
+/// The names of Intrinsics.def's MirOp column: the MIR opcodes, and None.
+namespace intrinsic_ops {
+using enum mir::Opcode;
+inline constexpr std::optional<mir::Opcode> None = std::nullopt;
+} // namespace intrinsic_ops
+
 Value *FunctionLowering::emitIntrinsic(const CallExpr &C) {
-  static const Opcode MirOps[] = {
-      Opcode::Br, // IntrinsicId::None: unused.
-#define None Br
-#define WAVE_INTRINSIC(Id, Name, Kind, WavePrefix, MirOp) Opcode::MirOp,
+  static const std::optional<Opcode> MirOps[] = {
+      std::nullopt, // IntrinsicId::None
+#define WAVE_INTRINSIC(Id, Name, Kind, WavePrefix, MirOp) intrinsic_ops::MirOp,
 #include "wave/HIR/Intrinsics.def"
-#undef None
   };
-  Opcode Op = MirOps[unsigned(C.Intrinsic)];
+  // Meaningful for the kinds whose row names an opcode.
+  Opcode Op = MirOps[unsigned(C.Intrinsic)].value_or(Opcode::Br);
   Scalar S = scalarOf(C.Ty);
   MT Ty = mirType(C.Ty);
   auto Arg = [&](unsigned I) { return emitExpr(*C.Args[I]); };
