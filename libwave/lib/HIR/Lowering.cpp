@@ -614,6 +614,10 @@ Value *FunctionLowering::emitBoolValue(const Expr &E) {
 
 void FunctionLowering::emitCond(const Expr &Cond, BasicBlock *T,
                                 BasicBlock *E) {
+  // A constant left operand of && or || can make the right one
+  // unreachable: nothing to evaluate there.
+  if (!Cur)
+    return;
   if (const auto *B = dyn_cast<BinaryExpr>(&Cond)) {
     if (B->Op == BinaryOp::LogicalAnd || B->Op == BinaryOp::LogicalOr) {
       bool And = B->Op == BinaryOp::LogicalAnd;
