@@ -193,11 +193,11 @@ void Sema::settleLiteral(ExprPtr &E, const Type &T) {
     auto &B = cast<BinaryExpr>(*E);
     if (isComparison(B.Op))
       return;
-    bool Shift = B.Op == BinaryOp::Shl || B.Op == BinaryOp::Shr ||
-                 B.Op == BinaryOp::LShr;
+    // Both operands take the type, the shift count included (as
+    // checkBinary converts a typed count to the shifted operand's type).
     B.OperandTy = T;
     settleLiteral(B.LHS, T);
-    settleLiteral(B.RHS, Shift ? Type::scalar(Scalar::U32) : T);
+    settleLiteral(B.RHS, T);
     return;
   }
   case Expr::Kind::Conditional: {
