@@ -24,6 +24,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -286,6 +287,12 @@ private:
   Value *emitFloatUnary(Opcode Op, Scalar S, Value *X);
   /// Evaluates a bool expression into a branch to \p T or \p E.
   void emitCond(const Expr &Cond, BasicBlock *T, BasicBlock *E);
+  /// The value of `Cond ? Then() : Else()` of type \p Ty: branches on
+  /// \p Cond through emitCond to blocks PREFIX.true / PREFIX.false, each
+  /// computing its arm, merged by a phi in PREFIX.end.
+  Value *emitBranchValue(const Expr &Cond, MT Ty, llvm::StringRef Prefix,
+                         llvm::function_ref<Value *()> Then,
+                         llvm::function_ref<Value *()> Else);
   /// A bool value of a short-circuit expression (through emitCond).
   Value *emitBoolValue(const Expr &E);
   /// The address of element \p Index of the buffer or shared array
@@ -593,23 +600,36 @@ void FunctionLowering::store(Value *V, Value *Ptr, Scalar S) {
   I->setAuxType(Ptr->type());
 }
 
-Value *FunctionLowering::emitBoolValue(const Expr &E) {
-  BasicBlock *T = newBlock("bool.true"), *Fa = newBlock("bool.false"),
-             *End = newBlock("bool.end");
-  emitCond(E, T, Fa);
+Value *FunctionLowering::emitBranchValue(
+    const Expr &Cond, MT Ty, llvm::StringRef Prefix,
+    llvm::function_ref<Value *()> Then, llvm::function_ref<Value *()> Else) {
+  BasicBlock *T = newBlock((Prefix + ".true").str()),
+             *Fa = newBlock((Prefix + ".false").str()),
+             *End = newBlock((Prefix + ".end").str());
+  emitCond(Cond, T, Fa);
   seal(T);
   seal(Fa);
-  for (BasicBlock *BB : {T, Fa}) {
+  llvm::SmallVector<std::pair<Value *, BasicBlock *>, 2> In;
+  for (auto [BB, Arm] : {std::pair{T, Then}, {Fa, Else}}) {
     setCur(BB);
-    if (Cur)
-      br(End);
+    if (!Cur)
+      continue; // A constant condition never takes this arm.
+    Value *V = Arm();
+    In.push_back({V, Cur});
+    br(End);
   }
   seal(End);
   setCur(End);
-  auto Phi = Instruction::create(Opcode::Phi, MT::I1);
-  for (BasicBlock *P : Preds[End])
-    Phi->addIncoming(constant(MT::I1, P == T ? 1 : 0), P);
+  auto Phi = Instruction::create(Opcode::Phi, Ty);
+  for (auto [V, BB] : In)
+    Phi->addIncoming(V, BB);
   return End->insert(End->begin(), std::move(Phi));
+}
+
+Value *FunctionLowering::emitBoolValue(const Expr &E) {
+  return emitBranchValue(
+      E, MT::I1, "bool", [&] { return constant(MT::I1, 1); },
+      [&] { return constant(MT::I1, 0); });
 }
 
 void FunctionLowering::emitCond(const Expr &Cond, BasicBlock *T,
@@ -695,26 +715,9 @@ Value *FunctionLowering::emitExpr(const Expr &E) {
     return emitBoolValue(E);
   case Expr::Kind::Conditional: {
     const auto &C = cast<ConditionalExpr>(E);
-    BasicBlock *T = newBlock("cond.true"), *Fa = newBlock("cond.false"),
-               *End = newBlock("cond.end");
-    emitCond(*C.Cond, T, Fa);
-    seal(T);
-    seal(Fa);
-    llvm::SmallVector<std::pair<Value *, BasicBlock *>, 2> In;
-    for (auto [BB, Arm] : {std::pair{T, C.Then.get()}, {Fa, C.Else.get()}}) {
-      setCur(BB);
-      if (!Cur)
-        continue;
-      Value *V = emitExpr(*Arm);
-      In.push_back({V, Cur});
-      br(End);
-    }
-    seal(End);
-    setCur(End);
-    auto Phi = Instruction::create(Opcode::Phi, mirType(E.Ty));
-    for (auto [V, BB] : In)
-      Phi->addIncoming(V, BB);
-    return End->insert(End->begin(), std::move(Phi));
+    return emitBranchValue(
+        *C.Cond, mirType(E.Ty), "cond", [&] { return emitExpr(*C.Then); },
+        [&] { return emitExpr(*C.Else); });
   }
   case Expr::Kind::Call:
     return emitCall(cast<CallExpr>(E));
