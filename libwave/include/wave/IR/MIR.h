@@ -219,6 +219,15 @@ public:
   Function *parent() const { return Parent; }
   static bool classof(const Value *V) { return V->kind() == Kind::Argument; }
 
+  // Parameter attributes (formats/mir.md "Functions"): what the kernel's
+  // `.param` descriptor says about a buffer (formats/wbin.md "PARAMS").
+  /// `elem(T)` on a `ptr<device>` parameter: the buffer's element type.
+  std::optional<Type> ElemType;
+  /// `readonly`: the function never writes through this pointer.
+  bool ReadOnly = false;
+  /// `writeonly`: the function never reads through this pointer.
+  bool WriteOnly = false;
+
 private:
   unsigned Index;
   Function *Parent;
@@ -319,6 +328,17 @@ public:
   llvm::SMLoc loc() const { return Loc; }
   void setLoc(llvm::SMLoc L) { Loc = L; }
 
+  /// Source position `!loc(LINE, COL)` in the module's source file
+  /// (Module::SourceFile); Line 0 = unknown. Passes that create an
+  /// instruction in place of others copy it (formats/mir.md "Source
+  /// locations"); it becomes the `.wbin` line table (formats/wbin.md).
+  struct DebugLoc {
+    uint32_t Line = 0, Col = 0;
+    explicit operator bool() const { return Line != 0; }
+  };
+  DebugLoc debugLoc() const { return DL; }
+  void setDebugLoc(DebugLoc L) { DL = L; }
+
   /// Unlinks from the parent block and deletes this instruction. Its
   /// result must be unused.
   void eraseFromParent();
@@ -335,6 +355,7 @@ private:
   BasicBlock *Parent = nullptr;
   Function *Callee = nullptr;
   llvm::SMLoc Loc;
+  DebugLoc DL;
   llvm::SmallVector<Value *, 3> Ops;
   /// UseSlot[I] is the index of this instruction's use of Ops[I] in
   /// Ops[I]->Uses (kept by Value::addUse/removeUse).
@@ -412,6 +433,17 @@ public:
   bool isKernel() const { return Kernel; }
   Type returnType() const { return RetTy; }
 
+  /// How a device function relates to other objects (formats/mir.md
+  /// "Functions"): `func` is private to the module (inlined, dropped when
+  /// unused); `export func` is also emitted by wave-ra as a global `.func`
+  /// other objects may call; `declare func` has no body and is defined in
+  /// another object (wave-ra emits a real `call` and `.extern`). Kernels
+  /// are always Internal here (they are entry points regardless).
+  enum class Linkage : uint8_t { Internal, Export, Declaration };
+  Linkage linkage() const { return Link; }
+  void setLinkage(Linkage L) { Link = L; }
+  bool isDeclaration() const { return Link == Linkage::Declaration; }
+
   Argument *addArgument(Type Ty, llvm::StringRef Name);
   unsigned numArgs() const { return Args.size(); }
   Argument *arg(unsigned I) const { return Args[I].get(); }
@@ -452,6 +484,7 @@ private:
   Module *Parent;
   std::string Name;
   bool Kernel;
+  Linkage Link = Linkage::Internal;
   Type RetTy;
   std::vector<std::unique_ptr<Argument>> Args;
   std::vector<std::unique_ptr<BasicBlock>> Blocks;
@@ -470,6 +503,10 @@ public:
   Function *addFunction(llvm::StringRef Name, bool IsKernel, Type RetTy);
   Function *function(llvm::StringRef Name) const;
   llvm::ArrayRef<std::unique_ptr<Function>> functions() const { return Funcs; }
+
+  /// `source_filename = "NAME"`: the file the `!loc` positions refer to;
+  /// empty when unknown.
+  std::string SourceFile;
 
 private:
   std::vector<std::unique_ptr<Function>> Funcs;
