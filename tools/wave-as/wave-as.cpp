@@ -35,7 +35,7 @@ int main(int Argc, char **Argv) {
                                      "object file.");
   std::string Input = "-", Output, Warn = "all";
   bool Force = false, NoSymbols = false, DumpHex = false, ShowEncoding = false,
-       Verbose = false;
+       Verbose = false, Relocatable = false;
   App->add_option("INPUT", Input,
                   "Assembly source file; '-' (the default) reads stdin");
   App->add_option("-o,--output", Output,
@@ -43,6 +43,10 @@ int main(int Argc, char **Argv) {
                   "extension replaced by .wbin, or stdout for stdin")
       ->type_name("FILE");
   App->add_flag("-f,--force", Force, "Write binary output even to a terminal");
+  App->add_flag("-c,--relocatable", Relocatable,
+                "Write a relocatable object for wave-link (keeps .func, "
+                ".global and .extern symbols and call relocations) instead "
+                "of an executable");
   App->add_flag("--no-symbols", NoSymbols,
                 "Omit the symbol table (kernel names)");
   App->add_flag("--dump-hex", DumpHex,
@@ -68,6 +72,7 @@ int main(int Argc, char **Argv) {
     SourceMgr SM;
     SM.AddNewSourceBuffer(std::move(*BufOrErr), SMLoc());
     AsmOptions Opts;
+    Opts.Relocatable = Relocatable;
     Opts.Warnings = Warn == "none"    ? WarningMode::None
                     : Warn == "error" ? WarningMode::Error
                                       : WarningMode::All;

@@ -70,6 +70,15 @@ Token AsmLexer::lex() {
   case ':':
     ++Cur;
     return make(TokenKind::Colon, Start);
+  case '"':
+    // A string: any characters but newline; `\"` and `\\` are escapes.
+    for (++Cur; !atEnd() && *Cur != '"' && *Cur != '\n'; ++Cur)
+      if (*Cur == '\\' && Cur + 1 != Buf.end() && Cur[1] != '\n')
+        ++Cur;
+    if (atEnd() || *Cur != '"')
+      return error(Start, "unterminated string");
+    ++Cur;
+    return make(TokenKind::String, Start);
   case '@': {
     ++Cur;
     bool Neg = false;

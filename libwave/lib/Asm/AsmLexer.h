@@ -29,6 +29,7 @@ enum class TokenKind {
   PredPrefix,   ///< @pN or @!pN, Value = N, Negated.
   Integer,      ///< IntValue (signed 64-bit).
   Float,        ///< Text is the literal.
+  String,       ///< "..." (`.file`); Text includes the quotes, escapes kept.
   Comma,
   Colon,
   Error, ///< a lexical error; already diagnosed through the callback.

@@ -15,6 +15,8 @@
 
 #include "AsmLexer.h"
 
+#include "wave/Link/Linker.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -22,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -48,15 +51,35 @@ struct Diag {
 };
 
 struct LabelDef {
-  unsigned Kernel;
-  uint32_t Offset; ///< bytes from the kernel's first byte (D2).
+  unsigned Unit;
+  uint32_t Offset; ///< bytes from the unit's first byte (D2).
   SMLoc Loc;
 };
 
 struct PendingCall {
   size_t Word1Pos; ///< byte position of W1 in the code section.
-  unsigned Kernel;
+  unsigned Unit;
   Token LabelTok;
+};
+
+/// A kernel or device function being assembled (formats/wave-asm.md §3).
+/// Kernels keep their metadata in File.Kernels[Kernel]; a function's lives
+/// in Info.
+struct UnitDef {
+  bool IsFunction = false;
+  unsigned Kernel = 0; ///< index into File.Kernels (kernels only).
+  KernelInfo Info;     ///< name, registers, code range (functions only).
+  std::optional<uint32_t> CallBase;
+  Token NameTok;
+};
+
+/// A relocation found while resolving calls: Unit is the target unit, or
+/// ~0u for the `.extern` named by Tok.
+struct PendingReloc {
+  uint32_t Offset;
+  unsigned Unit;
+  int32_t Addend;
+  Token Tok;
 };
 
 struct RegUse {
@@ -139,6 +162,21 @@ private:
   bool parseU32(const Token &Directive, uint32_t &Out);
   bool startsOperand(const FormDesc &F, unsigned FirstExplicit);
   void closeKernel();
+  bool parseUnitStart(const Token &D, bool IsFunction);
+  bool parseParam(const Token &D);
+  bool parseName(const Token &D, Token &Out);
+  bool parseFile(const Token &D);
+  bool parseLoc(const Token &D);
+  void resolveCalls();
+  void buildSymbols();
+  /// The metadata of the open unit (OpenKernel >= 0).
+  KernelInfo &openInfo() {
+    UnitDef &U = Units[OpenKernel];
+    return U.IsFunction ? U.Info : File.Kernels[U.Kernel];
+  }
+  KernelInfo &unitInfo(unsigned I) {
+    return Units[I].IsFunction ? Units[I].Info : File.Kernels[Units[I].Kernel];
+  }
 
   SourceMgr &SM;
   AsmOptions Opts;
@@ -147,11 +185,20 @@ private:
   bool HasPeek = false;
 
   WbinFile File;
-  int OpenKernel = -1; ///< index into File.Kernels, or -1.
+  int OpenKernel = -1; ///< index into Units (kernel or function), or -1.
   Token OpenKernelTok;
-  StringMap<Token> KernelNames;
+  std::vector<UnitDef> Units;
+  StringMap<Token> KernelNames; ///< kernels, functions and externs.
+  StringMap<unsigned> UnitByName;
+  StringMap<Token> Externs, Globals;
+  /// `.file` numbers to indices of File.SourceFiles.
+  std::map<uint32_t, uint32_t> FileNumbers;
+  /// The `.loc` in effect: {file index, line, column}; line 0 = none.
+  WbinLine CurLoc;
+  std::vector<std::pair<uint32_t, Token>> LabelSyms; ///< unit, name.
   StringMap<LabelDef> Labels;
   std::vector<PendingCall> Calls;
+  std::vector<PendingReloc> Relocs;
   std::vector<RegUse> RegUses; ///< of the open kernel.
   std::vector<Diag> Diags;
 };
@@ -182,7 +229,9 @@ static std::string indexText(const Token &T) {
 
 static bool isDirectiveName(StringRef W) {
   return W == ".kernel" || W == ".end" || W == ".registers" ||
-         W == ".local_memory" || W == ".workgroup_size";
+         W == ".local_memory" || W == ".workgroup_size" || W == ".func" ||
+         W == ".global" || W == ".extern" || W == ".param" ||
+         W == ".call_base" || W == ".file" || W == ".loc";
 }
 
 /// `loc_HEX`: the disassembler's label spelling (D16). Such a label always
@@ -210,7 +259,7 @@ bool Parser::parseU32(const Token &Directive, uint32_t &Out) {
 }
 
 void Parser::closeKernel() {
-  KernelInfo &K = File.Kernels[OpenKernel];
+  KernelInfo &K = openInfo();
   K.CodeSize = File.Code.size() - K.CodeOffset;
   // D20: registers at or above the kernel's register count read 0 and drop
   // writes in the emulator.
@@ -218,7 +267,9 @@ void Parser::closeKernel() {
     if (U.Reg >= K.RegisterCount)
       warning(U.Tok, "register 'r" + Twine(U.Reg) + "' is not below the " +
                          "register count " + Twine(K.RegisterCount) +
-                         " of kernel '" + K.Name +
+                         (Units[OpenKernel].IsFunction ? " of function '"
+                                                       : " of kernel '") +
+                         K.Name +
                          "': reads give 0 and writes are dropped");
   RegUses.clear();
   OpenKernel = -1;
@@ -235,45 +286,24 @@ bool Parser::parseDirective() {
     return error(D, "unknown directive '" + Name + "'");
   }
   next();
-  if (Name == ".kernel") {
-    Token NameTok = Tok;
-    if (!Tok.is(TokenKind::Identifier)) {
-      bool Word = Tok.is(TokenKind::Register) || Tok.is(TokenKind::Predicate) ||
-                  Tok.is(TokenKind::SpecialReg);
-      if (!Tok.is(TokenKind::Error))
-        error(Tok, "expected kernel name after '.kernel', found " +
-                       describe(Tok) +
-                       (Word ? " (a name must not look like a register, "
-                               "predicate or special register)"
-                             : ""));
-      // Recover: open the kernel anyway so that its body is still checked
-      // without a cascade of "outside kernel" errors.
-      if (Tok.is(TokenKind::Newline) || Tok.is(TokenKind::Eof))
-        NameTok.Text = StringRef(Tok.Text.data(), 0);
-    }
-    if (!Tok.is(TokenKind::Newline) && !Tok.is(TokenKind::Eof))
-      next();
-    if (OpenKernel >= 0) {
-      error(D.getLoc(),
-            "kernel '" + File.Kernels[OpenKernel].Name +
-                "' not closed with .end",
-            SMRange(D.getLoc(), D.getEndLoc()), OpenKernelTok.getLoc(),
-            "kernel '" + File.Kernels[OpenKernel].Name + "' starts here");
-      closeKernel();
-    }
-    auto [It, New] = KernelNames.try_emplace(NameTok.Text, NameTok);
-    if (!New)
-      error(NameTok.getLoc(), "duplicate kernel name '" + NameTok.Text + "'",
-            SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.getLoc(),
-            "previous definition is here");
-    KernelInfo K;
-    K.Name = NameTok.Text.str();
-    K.CodeOffset = File.Code.size();
-    File.Kernels.push_back(K);
-    OpenKernel = File.Kernels.size() - 1;
-    OpenKernelTok = NameTok;
+  if (Name == ".func")
+    return parseUnitStart(D, /*IsFunction=*/true);
+  if (Name == ".global" || Name == ".extern") {
+    Token NameTok;
+    if (parseName(D, NameTok))
+      return true;
+    if (OpenKernel >= 0)
+      return error(D, "'" + Name + "' inside a kernel or function");
+    StringMap<Token> &Set = Name == ".global" ? Globals : Externs;
+    Set.try_emplace(NameTok.Text, NameTok);
     return false;
   }
+  if (Name == ".file")
+    return parseFile(D);
+  if (Name == ".loc")
+    return parseLoc(D);
+  if (Name == ".kernel")
+    return parseUnitStart(D, /*IsFunction=*/false);
   if (Name == ".end") {
     if (OpenKernel < 0)
       return error(D, "'.end' without an open kernel");
@@ -283,9 +313,25 @@ bool Parser::parseDirective() {
   // D23: kernel attributes only inside a kernel.
   if (OpenKernel < 0)
     return error(D, "'" + Name + "' outside a kernel");
-  KernelInfo &K = File.Kernels[OpenKernel];
+  KernelInfo &K = openInfo();
   if (Name == ".registers")
     return parseU32(D, K.RegisterCount);
+  if (Name == ".call_base") {
+    uint32_t B;
+    if (parseU32(D, B))
+      return true;
+    if (B > 254)
+      return error(D, "'.call_base' " + Twine(B) + " out of range: must be "
+                                                  "0-254");
+    Units[OpenKernel].CallBase = B;
+    return false;
+  }
+  if (Name == ".param")
+    return parseParam(D);
+  if (Units[OpenKernel].IsFunction)
+    return error(D, "'" + Name + "' is a kernel attribute; device functions "
+                                 "take their workgroup size and local memory "
+                                 "from the calling kernel");
   if (Name == ".local_memory")
     return parseU32(D, K.LocalMemorySize);
   // .workgroup_size X, Y, Z
@@ -300,7 +346,181 @@ bool Parser::parseDirective() {
     if (parseU32(D, WG[I]))
       return true;
   }
-  File.Kernels[OpenKernel].WorkgroupSize = WG;
+  K.WorkgroupSize = WG;
+  return false;
+}
+
+/// `.kernel NAME` or `.func NAME`: opens a unit at the end of the code.
+bool Parser::parseUnitStart(const Token &D, bool IsFunction) {
+  StringRef Name = D.Text;
+  {
+    Token NameTok = Tok;
+    if (!Tok.is(TokenKind::Identifier)) {
+      bool Word = Tok.is(TokenKind::Register) || Tok.is(TokenKind::Predicate) ||
+                  Tok.is(TokenKind::SpecialReg);
+      if (!Tok.is(TokenKind::Error))
+        error(Tok, "expected " + Twine(IsFunction ? "function" : "kernel") +
+                       " name after '" + Name + "', found " + describe(Tok) +
+                       (Word ? " (a name must not look like a register, "
+                               "predicate or special register)"
+                             : ""));
+      // Recover: open the kernel anyway so that its body is still checked
+      // without a cascade of "outside kernel" errors.
+      if (Tok.is(TokenKind::Newline) || Tok.is(TokenKind::Eof))
+        NameTok.Text = StringRef(Tok.Text.data(), 0);
+    }
+    if (!Tok.is(TokenKind::Newline) && !Tok.is(TokenKind::Eof))
+      next();
+    if (OpenKernel >= 0) {
+      error(D.getLoc(),
+            "kernel '" + openInfo().Name + "' not closed with .end",
+            SMRange(D.getLoc(), D.getEndLoc()), OpenKernelTok.getLoc(),
+            "kernel '" + openInfo().Name + "' starts here");
+      closeKernel();
+    }
+    auto [It, New] = KernelNames.try_emplace(NameTok.Text, NameTok);
+    if (!New)
+      error(NameTok.getLoc(),
+            "duplicate " + Twine(IsFunction ? "function" : "kernel") +
+                " name '" + NameTok.Text + "'",
+            SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.getLoc(),
+            "previous definition is here");
+    UnitDef U;
+    U.IsFunction = IsFunction;
+    U.NameTok = NameTok;
+    KernelInfo K;
+    K.Name = NameTok.Text.str();
+    K.CodeOffset = File.Code.size();
+    if (IsFunction) {
+      U.Info = K;
+    } else {
+      U.Kernel = File.Kernels.size();
+      File.Kernels.push_back(K);
+    }
+    UnitByName.try_emplace(NameTok.Text, Units.size());
+    Units.push_back(std::move(U));
+    OpenKernel = Units.size() - 1;
+    OpenKernelTok = NameTok;
+    // A unit starts without a source location (formats/wave-asm.md §3).
+    CurLoc.Line = 0;
+    return false;
+  }
+}
+
+/// An identifier operand of a directive (`.global NAME`), into \p Out.
+bool Parser::parseName(const Token &D, Token &Out) {
+  if (!Tok.is(TokenKind::Identifier))
+    return error(Tok, "expected a name after '" + D.Text + "', found " +
+                          describe(Tok));
+  Out = Tok;
+  next();
+  return false;
+}
+
+/// `.param NAME, buffer|scalar, TYPE[, read|write|readwrite]`.
+bool Parser::parseParam(const Token &D) {
+  if (Units[OpenKernel].IsFunction)
+    return error(D, "'.param' describes kernel parameters; it is not allowed "
+                    "in a device function");
+  WbinParam P;
+  // A parameter may be called like a register (`r0`), so any word will do.
+  if (!Tok.is(TokenKind::Identifier) && !Tok.is(TokenKind::Register) &&
+      !Tok.is(TokenKind::Predicate) && !Tok.is(TokenKind::SpecialReg))
+    return error(Tok, "expected parameter name after '.param', found " +
+                          describe(Tok));
+  P.Name = Tok.Text.str();
+  next();
+  SmallVector<Token, 3> Words;
+  while (Tok.is(TokenKind::Comma)) {
+    next();
+    if (!Tok.is(TokenKind::Identifier))
+      return error(Tok, "expected a word in '.param NAME, KIND, TYPE[, "
+                        "ACCESS]', found " +
+                            describe(Tok));
+    Words.push_back(Tok);
+    next();
+  }
+  if (Words.size() < 2 || Words.size() > 3)
+    return error(D, "'.param' takes NAME, KIND, TYPE and, for a buffer, "
+                    "ACCESS");
+  if (Words[0].Text == "buffer")
+    P.Kind = WbinParamKind::Buffer;
+  else if (Words[0].Text != "scalar")
+    return error(Words[0], "unknown parameter kind '" + Words[0].Text +
+                               "': expected 'buffer' or 'scalar'");
+  std::optional<WbinType> Ty = parseWbinType(Words[1].Text);
+  if (!Ty)
+    return error(Words[1], "unknown type '" + Words[1].Text +
+                               "': expected i32, u32, f32, f16, bf16 or f64");
+  P.Type = *Ty;
+  if (P.Kind == WbinParamKind::Scalar) {
+    if (Words.size() == 3)
+      return error(Words[2], "a scalar parameter takes no access word");
+    if (P.Type != WbinType::I32 && P.Type != WbinType::U32 &&
+        P.Type != WbinType::F32)
+      return error(Words[1], "a scalar parameter is one 32-bit register: "
+                             "i32, u32 or f32 (DESIGN.md \"Kernel ABI\")");
+    P.Access = WbinAccessRead;
+  } else {
+    P.Access = Words.size() == 3 ? parseWbinAccess(Words[2].Text)
+                                 : uint8_t(WbinAccessReadWrite);
+    if (!P.Access)
+      return error(Words[2], "unknown access '" + Words[2].Text +
+                                 "': expected read, write or readwrite");
+  }
+  KernelInfo &K = openInfo();
+  if (!K.Params)
+    K.Params.emplace();
+  for (const WbinParam &Q : *K.Params)
+    if (Q.Name == P.Name)
+      return error(D, "duplicate parameter '" + P.Name + "'");
+  if (K.Params->size() == 255)
+    return error(D, "more than 255 parameters");
+  K.Params->push_back(std::move(P));
+  return false;
+}
+
+/// `.file N "NAME"` (N >= 1).
+bool Parser::parseFile(const Token &D) {
+  uint32_t N;
+  if (parseU32(D, N))
+    return true;
+  if (N == 0)
+    return error(D, "'.file' numbers start at 1");
+  if (!Tok.is(TokenKind::String))
+    return error(Tok, "expected a quoted file name after '.file " + Twine(N) +
+                          "', found " + describe(Tok));
+  std::string Name;
+  StringRef Body = Tok.Text.drop_front().drop_back();
+  for (size_t I = 0; I < Body.size(); ++I) {
+    if (Body[I] == '\\' && I + 1 < Body.size())
+      ++I;
+    Name += Body[I];
+  }
+  next();
+  if (FileNumbers.count(N))
+    return error(D, "file number " + Twine(N) + " defined twice");
+  // One entry per distinct name, so two numbers for one file share it.
+  auto It = llvm::find(File.SourceFiles, Name);
+  uint32_t Index = It - File.SourceFiles.begin();
+  if (It == File.SourceFiles.end())
+    File.SourceFiles.push_back(Name);
+  FileNumbers[N] = Index;
+  return false;
+}
+
+/// `.loc N LINE COL`; line 0 ends the current location.
+bool Parser::parseLoc(const Token &D) {
+  uint32_t N, Line, Col = 0;
+  if (parseU32(D, N) || parseU32(D, Line))
+    return true;
+  if (Tok.is(TokenKind::Integer) && parseU32(D, Col))
+    return true;
+  auto It = FileNumbers.find(N);
+  if (It == FileNumbers.end())
+    return error(D, "'.loc' names file " + Twine(N) +
+                        ", which no earlier '.file' defines");
+  CurLoc = WbinLine{0, It->second, Line, Col};
   return false;
 }
 
@@ -314,7 +534,7 @@ bool Parser::parseLabel() {
                  "'" + Name + "' is a scope name and cannot be a label");
   if (OpenKernel < 0)
     return error(NameTok, "label '" + Name + "' outside kernel");
-  const KernelInfo &K = File.Kernels[OpenKernel];
+  const KernelInfo &K = openInfo();
   uint32_t Off = File.Code.size() - K.CodeOffset;
   if (std::optional<uint32_t> Fixed = parseLocLabel(Name)) {
     if (*Fixed != Off)
@@ -329,6 +549,7 @@ bool Parser::parseLabel() {
     return error(NameTok.getLoc(), "duplicate label '" + Name + "'",
                  SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.Loc,
                  "previous definition is here");
+  LabelSyms.emplace_back(OpenKernel, NameTok);
   return false;
 }
 
@@ -658,6 +879,18 @@ bool Parser::parseInstruction() {
                         "non-returning form; the old value is not written");
 
   size_t Pos = File.Code.size();
+  // A line row where the location changes (formats/wbin.md "LINES").
+  const WbinLine *Last = File.Lines.empty() ? nullptr : &File.Lines.back();
+  bool Same = Last ? (Last->Line == 0 && CurLoc.Line == 0) ||
+                        (Last->File == CurLoc.File &&
+                         Last->Line == CurLoc.Line &&
+                         Last->Column == CurLoc.Column)
+                  : CurLoc.Line == 0;
+  if (!Same) {
+    WbinLine Row = CurLoc;
+    Row.Offset = Pos;
+    File.Lines.push_back(Row);
+  }
   encodeInst(I, File.Code);
   if (CallLabel)
     Calls.push_back({Pos + 4, unsigned(OpenKernel), Ops[*CallLabel].Tok});
@@ -710,30 +943,27 @@ Expected<WbinFile> Parser::run(AsmStats *Stats) {
       skipLine();
   }
   if (OpenKernel >= 0) {
-    error(OpenKernelTok, "kernel '" + File.Kernels[OpenKernel].Name +
+    error(OpenKernelTok, "kernel '" + openInfo().Name +
                              "' not closed with .end");
     closeKernel();
   }
-  // Resolve call targets (D2: kernel-relative offsets, true sizes).
-  for (const PendingCall &C : Calls) {
-    StringRef Name = C.LabelTok.Text;
-    uint32_t Target;
-    auto It = Labels.find(Name);
-    if (It != Labels.end()) {
-      Target = It->second.Offset;
-      if (It->second.Kernel != C.Kernel)
-        warning(C.LabelTok,
-                "label '" + Name + "' is defined in kernel '" +
-                    File.Kernels[It->second.Kernel].Name +
-                    "'; the call target is that kernel-relative offset");
-    } else if (std::optional<uint32_t> Fixed = parseLocLabel(Name)) {
-      Target = *Fixed;
-    } else {
-      error(C.LabelTok, "undefined label '" + Name + "'");
-      continue;
-    }
-    for (unsigned B = 0; B != 4; ++B)
-      File.Code[C.Word1Pos + B] = (Target >> (8 * B)) & 0xFF;
+  resolveCalls();
+  buildSymbols();
+  if (Opts.Relocatable) {
+    File.Relocatable = true;
+  } else if (!std::any_of(Diags.begin(), Diags.end(), [](const Diag &D) {
+               return D.Kind == SourceMgr::DK_Error;
+             })) {
+    // An executable: the object linked on its own.
+    File.Relocatable = true;
+    std::vector<LinkInput> In(1);
+    In[0].Name = SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier();
+    In[0].File = std::move(File);
+    Expected<WbinFile> Linked = link(In);
+    if (Linked)
+      File = std::move(*Linked);
+    else
+      error(SMLoc(), toString(Linked.takeError()));
   }
 
   std::sort(Diags.begin(), Diags.end(), [](const Diag &A, const Diag &B) {
@@ -767,6 +997,138 @@ Expected<WbinFile> Parser::run(AsmStats *Stats) {
     return createStringError(inconvertibleErrorCode(), "%u error%s generated",
                              Counts.Errors, Counts.Errors == 1 ? "" : "s");
   return std::move(File);
+}
+
+/// Resolves every `call` operand (formats/wave-asm.md §4): a label of a
+/// kernel becomes its kernel-relative offset (D2, true sizes); a function,
+/// an `.extern`, or a label inside a function becomes a relocation.
+void Parser::resolveCalls() {
+  auto Patch = [&](size_t Word1Pos, uint32_t Target) {
+    for (unsigned B = 0; B != 4; ++B)
+      File.Code[Word1Pos + B] = (Target >> (8 * B)) & 0xFF;
+  };
+  for (const PendingCall &C : Calls) {
+    StringRef Name = C.LabelTok.Text;
+    const UnitDef &From = Units[C.Unit];
+    uint32_t CallPos = C.Word1Pos - 4;
+    auto It = Labels.find(Name);
+    if (It != Labels.end()) {
+      const LabelDef &L = It->second;
+      if (Units[L.Unit].IsFunction || From.IsFunction) {
+        if (L.Unit != C.Unit) {
+          error(C.LabelTok, "label '" + Name + "' belongs to " +
+                                (Units[L.Unit].IsFunction ? "function '"
+                                                          : "kernel '") +
+                                unitInfo(L.Unit).Name +
+                                "'; call a function by its name");
+          continue;
+        }
+        // Inside a function: relative to wherever the linker puts it.
+        Relocs.push_back({CallPos, C.Unit, int32_t(L.Offset), C.LabelTok});
+        continue;
+      }
+      if (L.Unit != C.Unit)
+        warning(C.LabelTok,
+                "label '" + Name + "' is defined in kernel '" +
+                    unitInfo(L.Unit).Name +
+                    "'; the call target is that kernel-relative offset");
+      Patch(C.Word1Pos, L.Offset);
+      continue;
+    }
+    if (std::optional<uint32_t> Fixed = parseLocLabel(Name)) {
+      if (From.IsFunction)
+        Relocs.push_back({CallPos, C.Unit, int32_t(*Fixed), C.LabelTok});
+      else
+        Patch(C.Word1Pos, *Fixed);
+      continue;
+    }
+    auto U = UnitByName.find(Name);
+    if (U != UnitByName.end()) {
+      if (!Units[U->second].IsFunction) {
+        error(C.LabelTok, "'" + Name + "' is a kernel; kernels cannot be "
+                                       "called");
+        continue;
+      }
+      Relocs.push_back({CallPos, U->second, 0, C.LabelTok});
+      continue;
+    }
+    if (Externs.count(Name)) {
+      Relocs.push_back({CallPos, ~0u, 0, C.LabelTok});
+      continue;
+    }
+    error(C.LabelTok, "undefined label '" + Name +
+                          "' (declare a function of another object with "
+                          "'.extern " + Name + "')");
+  }
+}
+
+/// Fills File.Symbols and File.Relocs from the units, labels, `.global`s
+/// and `.extern`s (formats/wbin.md "SYMTAB"): kernels, then functions, in
+/// source order, then labels, then undefined symbols.
+void Parser::buildSymbols() {
+  for (const auto &[Name, T] : Globals) {
+    auto U = UnitByName.find(Name);
+    if (U == UnitByName.end() || !Units[U->second].IsFunction)
+      error(T, "'.global " + Name + "' names no device function of this "
+                                    "file");
+  }
+  for (const auto &[Name, T] : Externs)
+    if (UnitByName.count(Name))
+      error(T, "'" + Name + "' is declared '.extern' but defined here");
+  std::vector<uint32_t> SymOfUnit(Units.size());
+  for (int Pass = 0; Pass != 2; ++Pass)
+    for (unsigned I = 0; I != Units.size(); ++I) {
+      const UnitDef &U = Units[I];
+      if (U.IsFunction != (Pass == 1))
+        continue;
+      const KernelInfo &K = unitInfo(I);
+      WbinSymbol S;
+      S.Name = K.Name;
+      S.Kind = U.IsFunction ? WbinSymbolKind::Function : WbinSymbolKind::Kernel;
+      S.Binding = !U.IsFunction || Globals.count(K.Name) ? WbinBinding::Global
+                                                         : WbinBinding::Local;
+      S.Offset = K.CodeOffset;
+      S.Size = K.CodeSize;
+      S.Registers = K.RegisterCount;
+      S.CallBase = U.CallBase.value_or(std::min<uint32_t>(K.RegisterCount, 255));
+      if (U.IsFunction && S.Size == 0)
+        error(U.NameTok, "function '" + K.Name + "' has no instructions");
+      SymOfUnit[I] = File.Symbols.size();
+      File.Symbols.push_back(std::move(S));
+    }
+  for (const auto &[Unit, T] : LabelSyms) {
+    WbinSymbol S;
+    S.Name = T.Text.str();
+    S.Kind = WbinSymbolKind::Label;
+    S.Offset = unitInfo(Unit).CodeOffset + Labels[T.Text].Offset;
+    File.Symbols.push_back(std::move(S));
+  }
+  // Undefined symbols in name order, so the output does not depend on
+  // hash order.
+  std::vector<StringRef> ExternNames;
+  for (const auto &E : Externs)
+    if (!UnitByName.count(E.first()))
+      ExternNames.push_back(E.first());
+  llvm::sort(ExternNames);
+  StringMap<uint32_t> ExternSym;
+  for (StringRef Name : ExternNames) {
+    WbinSymbol S;
+    S.Name = Name.str();
+    S.Binding = WbinBinding::Global;
+    S.Defined = false;
+    ExternSym[Name] = File.Symbols.size();
+    File.Symbols.push_back(std::move(S));
+  }
+  for (const PendingReloc &R : Relocs) {
+    WbinReloc W;
+    W.Offset = R.Offset;
+    W.Symbol = R.Unit == ~0u ? ExternSym.lookup(R.Tok.Text) : SymOfUnit[R.Unit];
+    W.Addend = R.Addend;
+    File.Relocs.push_back(W);
+  }
+  llvm::sort(File.Relocs, [](const WbinReloc &A, const WbinReloc &B) {
+    return A.Offset < B.Offset;
+  });
 }
 
 Expected<WbinFile> assemble(SourceMgr &SM, const AsmOptions &Opts,

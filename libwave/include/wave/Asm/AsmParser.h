@@ -29,6 +29,12 @@ enum class WarningMode {
 /// Options of assemble().
 struct AsmOptions {
   WarningMode Warnings = WarningMode::All;
+  /// Produce a relocatable object (`wave-as -c`, formats/wbin.md): symbols,
+  /// relocations and `.extern`s are kept for wave-link. Otherwise the
+  /// object is linked on its own into an executable (wave/Link/Linker.h),
+  /// which for a source with kernels only is exactly the reference
+  /// assembler's output plus any `.param`/`.loc` extension sections.
+  bool Relocatable = false;
 };
 
 /// Counts of the diagnostics assemble() reported.
