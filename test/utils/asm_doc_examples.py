@@ -4,7 +4,8 @@
 Usage: asm_doc_examples.py WAVE-AS MARKDOWN
 
 Every fenced block opened with ```wave is assembled with WAVE-AS (blocks
-without a .kernel directive are wrapped in one). Prints one line per block
+without a .kernel or .func directive are wrapped in one; blocks that declare
+an .extern are assembled with -c, as objects). Prints one line per block
 and exits 1 if any block fails to assemble or if there is no block at all.
 """
 import re
@@ -21,8 +22,10 @@ def main():
     blocks = re.findall(r"^```wave\n(.*?)^```", text, re.S | re.M)
     failed = 0
     for i, block in enumerate(blocks):
-        src = block if ".kernel" in block else ".kernel doc\n" + block + ".end\n"
-        r = subprocess.run([wave_as, "--dump-hex", "-"], input=src.encode(),
+        unit = ".kernel" in block or ".func" in block
+        src = block if unit else ".kernel doc\n" + block + ".end\n"
+        obj = ["-c"] if ".extern" in block else []
+        r = subprocess.run([wave_as, *obj, "--dump-hex", "-"], input=src.encode(),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         ok = r.returncode == 0
         failed += not ok

@@ -34,7 +34,8 @@ int main(int Argc, char **Argv) {
                 "Write one relocatable object instead of an executable");
   App->add_option("-e,--entry", Entries,
                   "Keep only this kernel (repeatable); default: every kernel")
-      ->type_name("KERNEL");
+      ->type_name("KERNEL")
+      ->allow_extra_args(false);
   App->add_flag("--gc-sections", Opts.GCSections,
                 "Discard device functions no kept kernel reaches, before "
                 "resolving symbols");

@@ -852,6 +852,11 @@ bool Parser::parseInstruction() {
         if (O.Tok.IntValue < 0 || O.Tok.IntValue > int64_t(UINT32_MAX))
           return error(O.Tok, "call target " + Twine(O.Tok.IntValue) +
                                   " out of range: must be 0-4294967295");
+        // A function does not know where the linker will put it.
+        if (Units[OpenKernel].IsFunction)
+          return error(O.Tok, "a numeric call target is a kernel offset; "
+                              "inside a device function call a label or a "
+                              "function");
         I.setField(OD.Fld, uint32_t(O.Tok.IntValue));
       } else if (O.Kind == Operand::Ident) {
         CallLabel = K;

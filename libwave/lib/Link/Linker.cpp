@@ -329,8 +329,10 @@ Expected<unsigned> Linker::place(unsigned U, uint32_t Base,
   unsigned Height = 0;
   for (const Unit::Call &C : Units[U].Calls) {
     uint32_t Target;
-    if (unsigned(C.Target) == U) {
-      Target = Start + C.Addend; // a label inside this unit
+    if (unsigned(C.Target) == U && C.Addend != 0) {
+      // A label inside this unit. (A call of its own first byte re-enters
+      // it: recursion, reported below.)
+      Target = Start + C.Addend;
     } else {
       Expected<unsigned> Callee =
           place(C.Target, Base + S.CallBase, Path);
