@@ -20,6 +20,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -165,6 +166,9 @@ private:
   bool parseUnitStart(const Token &D, bool IsFunction);
   bool parseParam(const Token &D);
   bool parseName(const Token &D, Token &Out);
+  /// Reports \p Name (of \p T) unless it is valid UTF-8, as every name in
+  /// an extension string table must be (formats/wbin.md "STRTAB").
+  bool checkUTF8(const Token &T, StringRef Name);
   bool parseFile(const Token &D);
   bool parseLoc(const Token &D);
   void resolveCalls();
@@ -385,6 +389,8 @@ bool Parser::parseUnitStart(const Token &D, bool IsFunction) {
                 " name '" + NameTok.Text + "'",
             SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.getLoc(),
             "previous definition is here");
+    if (IsFunction || Opts.Relocatable)
+      checkUTF8(NameTok, NameTok.Text);
     UnitDef U;
     U.IsFunction = IsFunction;
     U.NameTok = NameTok;
@@ -407,6 +413,13 @@ bool Parser::parseUnitStart(const Token &D, bool IsFunction) {
   }
 }
 
+bool Parser::checkUTF8(const Token &T, StringRef Name) {
+  const UTF8 *P = reinterpret_cast<const UTF8 *>(Name.begin());
+  if (isLegalUTF8String(&P, reinterpret_cast<const UTF8 *>(Name.end())))
+    return false;
+  return error(T, "name is not valid UTF-8");
+}
+
 /// An identifier operand of a directive (`.global NAME`), into \p Out.
 bool Parser::parseName(const Token &D, Token &Out) {
   if (!Tok.is(TokenKind::Identifier))
@@ -414,7 +427,7 @@ bool Parser::parseName(const Token &D, Token &Out) {
                           describe(Tok));
   Out = Tok;
   next();
-  return false;
+  return checkUTF8(Out, Out.Text);
 }
 
 /// `.param NAME, buffer|scalar, TYPE[, read|write|readwrite]`.
@@ -429,6 +442,8 @@ bool Parser::parseParam(const Token &D) {
     return error(Tok, "expected parameter name after '.param', found " +
                           describe(Tok));
   P.Name = Tok.Text.str();
+  if (checkUTF8(Tok, P.Name))
+    return true;
   next();
   SmallVector<Token, 3> Words;
   while (Tok.is(TokenKind::Comma)) {
@@ -497,6 +512,8 @@ bool Parser::parseFile(const Token &D) {
       ++I;
     Name += Body[I];
   }
+  if (checkUTF8(Tok, Name))
+    return true;
   next();
   if (FileNumbers.count(N))
     return error(D, "file number " + Twine(N) + " defined twice");
@@ -550,7 +567,7 @@ bool Parser::parseLabel() {
                  SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.Loc,
                  "previous definition is here");
   LabelSyms.emplace_back(OpenKernel, NameTok);
-  return false;
+  return Opts.Relocatable && checkUTF8(NameTok, Name);
 }
 
 bool Parser::parseOperand(Operand &Op) {
