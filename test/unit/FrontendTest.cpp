@@ -232,4 +232,108 @@ TEST(LoweringTest, ShortCircuitBranchesInsteadOfComputingBools) {
   EXPECT_EQ(MIR.find("and i1"), std::string::npos) << MIR;
 }
 
+/// Parses, checks and lowers C++ source with locations; null on an error.
+std::unique_ptr<mir::Module> lowerCpp(llvm::SourceMgr &SM, llvm::StringRef Src,
+                                     std::string OnlyKernel = "") {
+  unsigned ID = SM.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(Src, "t.cpp"), llvm::SMLoc());
+  DiagnosticEngine Diags;
+  auto M = parseCpp(SM, ID, Diags);
+  if (Diags.hasErrors() || !checkModule(*M, Diags)) {
+    llvm::consumeError(Diags.takeError());
+    return nullptr;
+  }
+  LoweringOptions Opts;
+  Opts.SM = &SM;
+  Opts.SourceFile = "t.cpp";
+  Opts.OnlyKernel = OnlyKernel;
+  return lowerModule(*M, Opts);
+}
+
+TEST(FrontendLinkageTest, DeclarationsExportsAndBufferAccess) {
+  llvm::SourceMgr SM;
+  // Hand-worked accesses (formats/kernel-languages.md §8): a reads only,
+  // b is only stored to, c goes to a writable declared parameter (read
+  // and written), d to a const one (read), e is unused (readonly), f is
+  // only written through put(), g gets an atomic (read and written).
+  auto MM = lowerCpp(SM,
+                     "float ext(float* p, const float* q);\n"
+                     "[[wave::export]] float twice(float x) { return 2 * x; }\n"
+                     "void put(float* o, uint32_t i) { o[i] = 1.0f; }\n"
+                     "__kernel void k(float* a, float* b, float* c, float* d,\n"
+                     "                float* e, float* f, uint32_t* g) {\n"
+                     "  b[0] = a[0] + ext(c, d);\n"
+                     "  put(f, 0);\n"
+                     "  atomic_add(g, 0, 1u);\n"
+                     "}\n");
+  ASSERT_TRUE(MM);
+  EXPECT_EQ(MM->SourceFile, "t.cpp");
+  mir::Function *Ext = MM->function("ext");
+  ASSERT_TRUE(Ext);
+  EXPECT_TRUE(Ext->isDeclaration());
+  EXPECT_TRUE(Ext->blocks().empty());
+  EXPECT_FALSE(Ext->arg(0)->ReadOnly);
+  EXPECT_TRUE(Ext->arg(1)->ReadOnly); // const float*
+  EXPECT_EQ(MM->function("twice")->linkage(), mir::Function::Linkage::Export);
+  EXPECT_EQ(MM->function("put")->linkage(), mir::Function::Linkage::Internal);
+  mir::Function *K = MM->function("k");
+  ASSERT_TRUE(K);
+  struct Want {
+    bool RO, WO;
+  } W[] = {{true, false},  {false, true}, {false, false}, {true, false},
+           {true, false},  {false, true}, {false, false}};
+  for (unsigned I = 0; I < 7; ++I) {
+    SCOPED_TRACE(I);
+    EXPECT_EQ(K->arg(I)->ElemType,
+              I == 6 ? mir::Type::U32 : mir::Type::F32);
+    EXPECT_EQ(K->arg(I)->ReadOnly, W[I].RO);
+    EXPECT_EQ(K->arg(I)->WriteOnly, W[I].WO);
+  }
+  // Scalars carry no buffer attributes.
+  EXPECT_FALSE(MM->function("twice")->arg(0)->ElemType);
+  EXPECT_FALSE(llvm::errorToBool(mir::verifyModule(*MM)));
+}
+
+TEST(FrontendLinkageTest, OnlyKernelKeepsCalledDeclarations) {
+  llvm::SourceMgr SM;
+  auto MM = lowerCpp(SM,
+                     "float ext(float x);\n"
+                     "float unused(float x);\n"
+                     "[[wave::export]] float lone(float x) { return x; }\n"
+                     "__kernel void k(float* a) { a[0] = ext(a[1]); }\n",
+                     "k");
+  ASSERT_TRUE(MM);
+  ASSERT_TRUE(MM->function("ext"));
+  EXPECT_TRUE(MM->function("ext")->isDeclaration());
+  EXPECT_FALSE(MM->function("unused"));
+  EXPECT_FALSE(MM->function("lone"));
+}
+
+TEST(FrontendLocationTest, InstructionsCarryLineAndColumn) {
+  llvm::SourceMgr SM;
+  // Line 2: the '+' is at column 12, the '=' at column 8, the '[' of a[0]
+  // at column 4; the implicit return is the '}' of line 3, column 1.
+  auto MM = lowerCpp(SM, "__kernel void k(float* a, float x) {\n"
+                         "  a[0] = x + x;\n"
+                         "}\n");
+  ASSERT_TRUE(MM);
+  mir::Function *K = MM->function("k");
+  std::vector<std::pair<mir::Opcode, std::pair<uint32_t, uint32_t>>> Got;
+  for (const auto &BB : K->blocks())
+    for (const mir::Instruction &I : *BB)
+      Got.push_back({I.opcode(), {I.debugLoc().Line, I.debugLoc().Col}});
+  auto Find = [&](mir::Opcode Op) {
+    for (auto &[O, L] : Got)
+      if (O == Op)
+        return L;
+    return std::pair<uint32_t, uint32_t>{0, 0};
+  };
+  EXPECT_EQ(Find(mir::Opcode::FAdd), (std::pair<uint32_t, uint32_t>{2, 12}));
+  EXPECT_EQ(Find(mir::Opcode::Store), (std::pair<uint32_t, uint32_t>{2, 8}));
+  EXPECT_EQ(Find(mir::Opcode::Ret), (std::pair<uint32_t, uint32_t>{3, 1}));
+  // Every instruction has a position.
+  for (auto &[O, L] : Got)
+    EXPECT_NE(L.first, 0u);
+}
+
 } // namespace

@@ -122,6 +122,8 @@ int main(int Argc, char **Argv) {
             return llvm::Error::success();
           }));
 
+    Opts.SM = &SM;
+    Opts.SourceFile = displayName(Input).str();
     std::unique_ptr<mir::Module> MM = hir::lowerModule(*M, Opts);
     if (llvm::Error E = mir::verifyModule(*MM)) {
       // A lowering bug, not the user's: say so rather than blame the input.

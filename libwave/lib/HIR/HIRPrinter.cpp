@@ -38,6 +38,10 @@ public:
   explicit Printer(llvm::raw_ostream &OS) : OS(OS) {}
 
   void function(const FunctionDecl &F) {
+    if (F.Link == Linkage::Export)
+      OS << "export ";
+    else if (F.Link == Linkage::Declaration)
+      OS << "declare ";
     OS << (F.IsKernel ? "kernel " : "func ") << F.Name << '(';
     for (size_t I = 0; I < F.Params.size(); ++I) {
       const Param &P = F.Params[I];
@@ -51,6 +55,10 @@ public:
          << (*F.WorkgroupSize)[1] << ", " << (*F.WorkgroupSize)[2] << ')';
     if (F.SharedBytes)
       OS << " shared_bytes(" << F.SharedBytes << ')';
+    if (F.isDeclaration()) {
+      OS << '\n';
+      return;
+    }
     OS << ' ';
     if (F.Body)
       block(*F.Body);

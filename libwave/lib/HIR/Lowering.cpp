@@ -16,6 +16,18 @@
 // variables they are assigned to ("acc", "acc.1", ...), so -O0 output reads
 // like the source.
 //
+// Source locations: the lowering keeps a current DebugLoc, the position of
+// the innermost HIR node being lowered (an expression's operator or callee,
+// an assignment's operator, a statement's keyword), and stamps it on every
+// instruction it creates; phis take the position of the statement that
+// created their block. Positions are looked up once per distinct SMLoc.
+//
+// Buffer access (`readonly` / `writeonly` parameters): a pass over the HIR
+// before lowering records, per function and buffer parameter, whether the
+// function reads or writes through it, directly (loads, stores, atomics)
+// or through the device functions it passes it to (memoised; Sema rejected
+// recursion, so the call graph is acyclic).
+//
 //===----------------------------------------------------------------------===//
 #include "wave/HIR/Lowering.h"
 
@@ -107,6 +119,110 @@ unsigned elementShift(Scalar S) {
   return Bytes == 2 ? 1 : Bytes == 8 ? 3 : 2;
 }
 
+/// Maps SMLocs to MIR DebugLocs (line, column, 1-based) through the
+/// SourceMgr, caching each distinct position.
+class LocMapper {
+public:
+  explicit LocMapper(const llvm::SourceMgr *SM) : SM(SM) {}
+  Instruction::DebugLoc get(llvm::SMLoc L) {
+    if (!SM || !L.isValid())
+      return {};
+    auto [It, New] = Cache.try_emplace(L.getPointer());
+    if (New) {
+      auto [Line, Col] = SM->getLineAndColumn(L);
+      It->second = {Line, Col};
+    }
+    return It->second;
+  }
+
+private:
+  const llvm::SourceMgr *SM;
+  llvm::DenseMap<const char *, Instruction::DebugLoc> Cache;
+};
+
+/// Bits of a buffer parameter's access (BufferAccess).
+enum : uint8_t { AccessRead = 1, AccessWrite = 2 };
+
+/// How each function accesses its buffer parameters: one mask per
+/// parameter (0 for scalars).
+class BufferAccess {
+public:
+  const llvm::SmallVector<uint8_t, 8> &of(const FunctionDecl &F) {
+    auto It = Memo.find(&F);
+    if (It != Memo.end())
+      return It->second;
+    llvm::SmallVector<uint8_t, 8> Mask(F.Params.size(), 0);
+    if (F.isDeclaration() || !F.Body) {
+      // Another object defines it: a writable buffer may be read and
+      // written there.
+      for (size_t I = 0; I < F.Params.size(); ++I)
+        if (F.Params[I].Ty.K == Type::Buffer)
+          Mask[I] = F.Params[I].Ty.ReadOnly ? AccessRead
+                                             : AccessRead | AccessWrite;
+      return Memo[&F] = std::move(Mask);
+    }
+    auto Index = [&](const Expr *Base) -> int {
+      const auto *N = dyn_cast<NameExpr>(Base);
+      if (!N || !N->Parm)
+        return -1;
+      return int(N->Parm - F.Params.data());
+    };
+    // Element targets of plain assignments: written, not read.
+    llvm::SmallPtrSet<const Expr *, 8> StoreOnly;
+    forEachNode(
+        *F.Body,
+        [&](const Stmt &S) {
+          const auto *A = dyn_cast<AssignStmt>(&S);
+          if (!A)
+            return;
+          const auto *X = dyn_cast<IndexExpr>(A->Target.get());
+          if (!X)
+            return;
+          int P = Index(X->Base.get());
+          if (P < 0)
+            return;
+          Mask[P] |= AccessWrite;
+          if (!A->Op)
+            StoreOnly.insert(X);
+        },
+        [&](const Expr &E) {
+          if (const auto *X = dyn_cast<IndexExpr>(&E)) {
+            int P = Index(X->Base.get());
+            if (P >= 0 && !StoreOnly.contains(X))
+              Mask[P] |= AccessRead;
+            return;
+          }
+          const auto *C = dyn_cast<CallExpr>(&E);
+          if (!C)
+            return;
+          if (C->Intrinsic != IntrinsicId::None) {
+            IntrinsicKind K = intrinsicKind(C->Intrinsic);
+            if ((K == IntrinsicKind::Atomic ||
+                 K == IntrinsicKind::AtomicCas) &&
+                !C->Args.empty()) {
+              int P = Index(C->Args[0].get());
+              if (P >= 0)
+                Mask[P] |= AccessRead | AccessWrite;
+            }
+            return;
+          }
+          if (!C->Target)
+            return;
+          // Copy: of() may grow Memo and move the callee's vector.
+          llvm::SmallVector<uint8_t, 8> Callee = of(*C->Target);
+          for (size_t I = 0; I < C->Args.size() && I < Callee.size(); ++I) {
+            int P = Index(C->Args[I].get());
+            if (P >= 0)
+              Mask[P] |= Callee[I];
+          }
+        });
+    return Memo[&F] = std::move(Mask);
+  }
+
+private:
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<uint8_t, 8>> Memo;
+};
+
 struct LoopTargets {
   BasicBlock *Break;
   BasicBlock *Continue;
@@ -117,8 +233,8 @@ public:
   FunctionLowering(
       const FunctionDecl &D, mir::Function &F,
       const llvm::DenseMap<const FunctionDecl *, mir::Function *> &Funcs,
-      Language Lang)
-      : D(D), F(F), Funcs(Funcs), Lang(Lang) {}
+      Language Lang, LocMapper &Locs)
+      : D(D), F(F), Funcs(Funcs), Lang(Lang), Locs(Locs) {}
 
   void run();
 
@@ -127,8 +243,28 @@ private:
 
   // --- Blocks and instructions -----------------------------------------------
   BasicBlock *newBlock(llvm::StringRef Name) {
-    return F.addBlock(uniqueName(BlockNames, Name));
+    BasicBlock *BB = F.addBlock(uniqueName(BlockNames, Name));
+    BlockLoc[BB] = CurLoc;
+    return BB;
   }
+  /// Makes \p L the position of the instructions created until the
+  /// returned guard goes out of scope (an unset \p L keeps the current
+  /// one).
+  class LocScope {
+  public:
+    LocScope(FunctionLowering &FL, llvm::SMLoc L)
+        : FL(FL), Saved(FL.CurLoc) {
+      if (Instruction::DebugLoc DL = FL.Locs.get(L))
+        FL.CurLoc = DL;
+    }
+    ~LocScope() { FL.CurLoc = Saved; }
+    LocScope(const LocScope &) = delete;
+    LocScope &operator=(const LocScope &) = delete;
+
+  private:
+    FunctionLowering &FL;
+    Instruction::DebugLoc Saved;
+  };
   /// Makes \p BB the insertion point, or none if it is sealed and nothing
   /// branches to it (it is then unreachable and erased at the end).
   void setCur(BasicBlock *BB) {
@@ -140,6 +276,7 @@ private:
     auto I = Instruction::create(Op, Ty);
     for (Value *V : Ops)
       I->addOperand(V);
+    I->setDebugLoc(CurLoc);
     return Cur->append(std::move(I));
   }
   Value *constant(MT Ty, uint64_t Bits) { return F.constant(Ty, Bits); }
@@ -190,6 +327,7 @@ private:
   Instruction *newPhi(VarKey K, BasicBlock *BB) {
     Instruction *P =
         BB->insert(BB->begin(), Instruction::create(Opcode::Phi, Vars[K].Ty));
+    P->setDebugLoc(BlockLoc.lookup(BB));
     VarOf[P] = K;
     return P;
   }
@@ -324,7 +462,12 @@ private:
   mir::Function &F;
   const llvm::DenseMap<const FunctionDecl *, mir::Function *> &Funcs;
   Language Lang;
+  LocMapper &Locs;
   BasicBlock *Cur = nullptr;
+  /// The position stamped on new instructions (LocScope).
+  Instruction::DebugLoc CurLoc;
+  /// The position current when each block was made (for its phis).
+  llvm::DenseMap<BasicBlock *, Instruction::DebugLoc> BlockLoc;
 
   struct VarInfo {
     MT Ty;
@@ -621,6 +764,7 @@ Value *FunctionLowering::emitBranchValue(
   seal(End);
   setCur(End);
   auto Phi = Instruction::create(Opcode::Phi, Ty);
+  Phi->setDebugLoc(CurLoc);
   for (auto [V, BB] : In)
     Phi->addIncoming(V, BB);
   return End->insert(End->begin(), std::move(Phi));
@@ -684,6 +828,7 @@ void FunctionLowering::emitCond(const Expr &Cond, BasicBlock *T,
 }
 
 Value *FunctionLowering::emitExpr(const Expr &E) {
+  LocScope L(*this, E.loc());
   switch (E.kind()) {
   case Expr::Kind::IntLit:
   case Expr::Kind::FloatLit:
@@ -748,6 +893,7 @@ Value *FunctionLowering::emitCall(const CallExpr &C) {
   for (const ExprPtr &A : C.Args)
     I->addOperand(emitExpr(*A));
   I->setCallee(Callee);
+  I->setDebugLoc(CurLoc);
   return Cur->append(std::move(I));
 }
 
@@ -1060,6 +1206,7 @@ void FunctionLowering::lowerForRange(const ForRangeStmt &R) {
 }
 
 void FunctionLowering::lowerStmt(const Stmt &S) {
+  LocScope L(*this, S.loc());
   switch (S.kind()) {
   case Stmt::Kind::Block:
     lowerBlock(cast<BlockStmt>(S));
@@ -1108,6 +1255,7 @@ void FunctionLowering::lowerStmt(const Stmt &S) {
 
 void FunctionLowering::finish() {
   if (Cur) {
+    LocScope L(*this, D.EndLoc);
     if (F.returnType() == MT::Void)
       emit(Opcode::Ret, MT::Void, {});
     else // Sema proved this unreachable at run time; MIR still needs it.
@@ -1186,14 +1334,29 @@ std::unique_ptr<mir::Module> wave::hir::lowerModule(const Module &M,
     }
   }
   auto MM = std::make_unique<mir::Module>();
+  MM->SourceFile = Opts.SourceFile;
+  LocMapper Locs(Opts.SM);
+  BufferAccess Access;
   llvm::DenseMap<const FunctionDecl *, mir::Function *> Funcs;
   for (const auto &D : M.Functions) {
     if (!Opts.OnlyKernel.empty() && !Keep.contains(D.get()))
       continue;
     mir::Function *F = MM->addFunction(D->Name, D->IsKernel,
                                        mirType(D->ReturnTy));
-    for (const Param &P : D->Params)
-      F->addArgument(mirType(P.Ty), P.Name);
+    const llvm::SmallVector<uint8_t, 8> &Mask = Access.of(*D);
+    for (size_t I = 0; I < D->Params.size(); ++I) {
+      const Param &P = D->Params[I];
+      mir::Argument *A = F->addArgument(mirType(P.Ty), P.Name);
+      if (P.Ty.K != Type::Buffer)
+        continue;
+      A->ElemType = mirType(P.Ty.Elem);
+      A->ReadOnly = P.Ty.ReadOnly || !(Mask[I] & AccessWrite);
+      A->WriteOnly = !A->ReadOnly && !(Mask[I] & AccessRead);
+    }
+    if (D->Link == Linkage::Export)
+      F->setLinkage(mir::Function::Linkage::Export);
+    else if (D->isDeclaration())
+      F->setLinkage(mir::Function::Linkage::Declaration);
     if (D->IsKernel) {
       F->WorkgroupSize = D->WorkgroupSize ? *D->WorkgroupSize
                                           : Opts.DefaultWorkgroupSize;
@@ -1204,6 +1367,7 @@ std::unique_ptr<mir::Module> wave::hir::lowerModule(const Module &M,
   }
   for (const auto &D : M.Functions)
     if (mir::Function *F = Funcs.lookup(D.get()))
-      FunctionLowering(*D, *F, Funcs, M.Lang).run();
+      if (!D->isDeclaration())
+        FunctionLowering(*D, *F, Funcs, M.Lang, Locs).run();
   return MM;
 }

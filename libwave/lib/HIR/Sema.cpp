@@ -867,7 +867,14 @@ void Sema::checkStmt(StmtPtr &SP) {
     auto &D = cast<SharedDecl>(S);
     std::optional<int64_t> N = D.Size ? evalConstInt(*D.Size) : std::nullopt;
     if (!CurFn->IsKernel) {
-      Diags.error(D.loc(), "shared arrays are declared in kernels only");
+      // An exported function becomes a WAVE `.func`, which may not use
+      // local memory (formats/wave-asm.md §9): say which function.
+      if (CurFn->Link == Linkage::Export)
+        Diags.error(D.loc(), "shared arrays are declared in kernels only; "
+                             "exported function '" +
+                                 CurFn->Name + "' cannot use local memory");
+      else
+        Diags.error(D.loc(), "shared arrays are declared in kernels only");
     } else if (D.Elem == Scalar::Bool) {
       Diags.error(D.loc(), "shared arrays of bool are not supported");
     } else if (!N || *N <= 0) {
@@ -1055,7 +1062,10 @@ bool Sema::run() {
     auto [It, New] = Seen.try_emplace(F->Name, F.get());
     if (!New) {
       Diags.error(F->Loc, "redefinition of '" + F->Name + "'");
-      Diags.note(It->second->Loc, "'" + F->Name + "' is first defined here");
+      Diags.note(It->second->Loc,
+                 "'" + F->Name +
+                     (It->second->isDeclaration() ? "' is first declared here"
+                                                  : "' is first defined here"));
     }
     if (isIntrinsicName(F->Name, M.Lang))
       Diags.error(F->Loc, "'" + F->Name +
@@ -1086,6 +1096,15 @@ bool Sema::run() {
                                std::to_string(MaxKernelParams) +
                                " parameters (one register each, r0..r31)");
     }
+    if (F->IsKernel && F->Link == Linkage::Export)
+      Diags.error(F->ExportLoc.isValid() ? F->ExportLoc : F->Loc,
+                  "kernel '" + F->Name +
+                      "' cannot be exported; only device functions can "
+                      "(kernels are entry points already)");
+    if (F->IsKernel && F->isDeclaration())
+      Diags.error(F->Loc, "kernel '" + F->Name +
+                              "' has no body; only device functions can be "
+                              "declared");
     if (F->IsKernel && !F->ReturnTy.isVoid())
       Diags.error(F->Loc, "kernel '" + F->Name + "' must return void");
   }

@@ -69,6 +69,8 @@ enum class Tok {
   Equal,
   Colon,
   Arrow,
+  String,   // "..." (source_filename)
+  Bang,     // !name (instruction metadata: !loc)
 };
 
 struct Token {
@@ -133,6 +135,25 @@ public:
       return make(Tok::Equal, Start, Cur, SawNewline);
     case ':':
       return make(Tok::Colon, Start, Cur, SawNewline);
+    case '"':
+      // A string ends at the next unescaped quote on the same line; a
+      // backslash escapes the next character (\" and \\ only, checked by
+      // the parser).
+      while (Cur != End && *Cur != '"' && *Cur != '\n') {
+        if (*Cur == '\\' && Cur + 1 != End && Cur[1] != '\n')
+          ++Cur;
+        ++Cur;
+      }
+      if (Cur == End || *Cur != '"')
+        return make(Tok::Error, Start, Cur, SawNewline);
+      ++Cur;
+      return make(Tok::String, Start, Cur, SawNewline);
+    case '!':
+      while (Cur != End && (isAlnum(*Cur) || *Cur == '_'))
+        ++Cur;
+      if (Cur - Start == 1)
+        return make(Tok::Error, Start, Cur, SawNewline);
+      return make(Tok::Bang, Start, Cur, SawNewline);
     case '%':
     case '^':
     case '@': {
@@ -244,8 +265,25 @@ private:
   }
   bool tooManyErrors() const { return NumErrors >= MaxErrors; }
 
+  /// Whether the current token starts a top-level item (`kernel`, `func`,
+  /// `export`, `declare`, `source_filename`) at the start of a line: where
+  /// error recovery resumes.
+  bool atFunctionStart() const {
+    return T.LineStart && (isIdent("kernel") || isIdent("func") ||
+                           isIdent("export") || isIdent("declare") ||
+                           isIdent("source_filename"));
+  }
+
   // Grammar.
-  bool parseFunction();
+  bool parseSourceFilename();
+  bool parseFunction(Function::Linkage Link);
+  /// Parameter attributes of formats/mir.md "Parameter attributes".
+  struct ParamAttrs {
+    std::optional<Type> ElemType;
+    bool ReadOnly = false, WriteOnly = false;
+  };
+  bool parseParamAttrs(ParamAttrs &A);
+  bool parseDebugLoc(Instruction &I);
   bool parseFunctionBody(Function &F);
   bool parseBlock(Function &F);
   bool parseInstruction(BasicBlock &BB);
@@ -267,6 +305,7 @@ private:
   static constexpr unsigned MaxErrors = 20;
 
   std::unique_ptr<Module> M;
+  bool SawSourceFilename = false;
   struct CallFixup {
     Instruction *I;
     std::string Name;
@@ -765,6 +804,8 @@ bool Parser::parseInstruction(BasicBlock &BB) {
     }
     break;
   }
+  if (Ok && is(Tok::Bang) && !T.LineStart)
+    Ok = parseDebugLoc(*I);
   if (!Ok)
     return Fail();
   if (!T.LineStart && !is(Tok::Eof) && !is(Tok::RBrace)) {
@@ -778,6 +819,28 @@ bool Parser::parseInstruction(BasicBlock &BB) {
   }
   Instruction *Raw = BB.append(std::move(I));
   defineValue(Raw, ResultName, ResultLoc);
+  return true;
+}
+
+bool Parser::parseDebugLoc(Instruction &I) {
+  if (T.Text != "!loc")
+    return error(T.loc(), "unknown instruction metadata '" + T.Text +
+                              "'; expected '!loc'");
+  consume();
+  uint64_t Line, Col;
+  if (!expect(Tok::LParen, "'('"))
+    return false;
+  SMLoc LineLoc = T.loc();
+  if (!parseUInt(Line, 0xFFFFFFFF, "a line number"))
+    return false;
+  if (Line == 0)
+    return error(LineLoc, "line numbers start at 1; omit '!loc' for an "
+                          "instruction without a source position");
+  if (!expect(Tok::Comma, "','") ||
+      !parseUInt(Col, 0xFFFFFFFF, "a column number") ||
+      !expect(Tok::RParen, "')'"))
+    return false;
+  I.setDebugLoc({uint32_t(Line), uint32_t(Col)});
   return true;
 }
 
@@ -850,7 +913,51 @@ void Parser::finishFunction(Function &Fn) {
   BlockOrder.clear();
 }
 
-bool Parser::parseFunction() {
+bool Parser::parseParamAttrs(ParamAttrs &A) {
+  for (;;) {
+    if (!is(Tok::Ident))
+      return true;
+    SMLoc L = T.loc();
+    StringRef Word = T.Text;
+    bool Dup = false;
+    if (Word == "readonly") {
+      Dup = A.ReadOnly;
+      A.ReadOnly = true;
+      consume();
+    } else if (Word == "writeonly") {
+      Dup = A.WriteOnly;
+      A.WriteOnly = true;
+      consume();
+    } else if (Word == "elem") {
+      Dup = A.ElemType.has_value();
+      consume();
+      Type Ty;
+      if (!expect(Tok::LParen, "'('") ||
+          !parseType(Ty, "an element type") || !expect(Tok::RParen, "')'"))
+        return false;
+      A.ElemType = Ty;
+    } else {
+      return error(L, "unknown parameter attribute '" + Word +
+                          "'; expected readonly, writeonly or elem(T)");
+    }
+    if (Dup)
+      return error(L, "duplicate parameter attribute '" + Word + "'");
+  }
+}
+
+bool Parser::parseFunction(Function::Linkage Link) {
+  bool IsDecl = Link == Function::Linkage::Declaration;
+  if (Link != Function::Linkage::Internal) {
+    // 'export' / 'declare' apply to device functions only.
+    StringRef Word = IsDecl ? "declare" : "export";
+    consume();
+    if (isIdent("kernel"))
+      return error(T.loc(), "'" + Word +
+                                "' applies to 'func' only; a kernel is an "
+                                "entry point of its own object");
+    if (!isIdent("func"))
+      return expected(("'func' after '" + Word + "'").str());
+  }
   bool IsKernel = T.Text == "kernel";
   consume();
   if (!is(Tok::FuncRef))
@@ -868,6 +975,7 @@ bool Parser::parseFunction() {
     Type Ty;
     std::string Name;
     SMLoc Loc;
+    ParamAttrs Attrs;
   };
   std::vector<Param> Params;
   if (!expect(Tok::LParen, "'('"))
@@ -880,6 +988,8 @@ bool Parser::parseFunction() {
       return false;
     if (P.Ty == Type::Void)
       return error(T.loc(), "a parameter cannot have type 'void'");
+    if (!parseParamAttrs(P.Attrs))
+      return false;
     if (!is(Tok::ValueRef))
       return expected("a parameter name '%name'");
     P.Name = T.name().str();
@@ -899,8 +1009,28 @@ bool Parser::parseFunction() {
   }
   F = M->addFunction(Name, IsKernel, RetTy);
   F->setLoc(NameLoc);
-  for (const Param &P : Params)
-    defineValue(F->addArgument(P.Ty, ""), P.Name, P.Loc);
+  F->setLinkage(Link);
+  for (const Param &P : Params) {
+    Argument *A = F->addArgument(P.Ty, "");
+    A->ElemType = P.Attrs.ElemType;
+    A->ReadOnly = P.Attrs.ReadOnly;
+    A->WriteOnly = P.Attrs.WriteOnly;
+    defineValue(A, P.Name, P.Loc);
+  }
+  if (IsDecl) {
+    // `declare func @f(...) [-> T]` ends here: no attributes, no body.
+    bool Ok = true;
+    if (is(Tok::LBrace) && !T.LineStart)
+      Ok = error(T.loc(), "a declaration has no body; write 'func' or "
+                          "'export func' to define '@" + Name + "'");
+    else if (is(Tok::Ident) && !T.LineStart)
+      Ok = error(T.loc(), "a declaration takes no attributes, found '" +
+                              T.Text + "'");
+    else if (!T.LineStart && !is(Tok::Eof))
+      Ok = expected("end of line");
+    finishFunction(*F);
+    return Ok;
+  }
   // Attributes.
   while (is(Tok::Ident)) {
     SMLoc L = T.loc();
@@ -952,27 +1082,75 @@ bool Parser::parseFunction() {
   return Ok;
 }
 
+bool Parser::parseSourceFilename() {
+  SMLoc L = T.loc();
+  if (!M->functions().empty() || SawSourceFilename)
+    return error(L, "'source_filename' must be the first line of the module "
+                    "and appear once");
+  SawSourceFilename = true;
+  consume();
+  if (!expect(Tok::Equal, "'='"))
+    return false;
+  if (is(Tok::Error) && T.Text.starts_with("\""))
+    return error(T.loc(), "unterminated string");
+  if (!is(Tok::String))
+    return expected("a quoted file name");
+  SMLoc SL = T.loc();
+  StringRef Body = T.Text.drop_front().drop_back();
+  std::string Name;
+  for (size_t K = 0; K < Body.size(); ++K) {
+    char C = Body[K];
+    if (C == '\\') {
+      char N = Body[++K];
+      if (N != '"' && N != '\\')
+        return error(SMLoc::getFromPointer(Body.data() + K - 1),
+                     "unknown escape '\\" + Twine(N) +
+                         "'; a string escapes only '\\\"' and '\\\\'");
+      C = N;
+    }
+    Name += C;
+  }
+  if (Name.empty())
+    return error(SL, "source_filename cannot be empty");
+  consume();
+  if (!T.LineStart && !is(Tok::Eof))
+    return expected("end of line");
+  M->SourceFile = std::move(Name);
+  return true;
+}
+
 Expected<std::unique_ptr<Module>> Parser::run() {
   M = std::make_unique<Module>();
+  auto SkipToFunction = [&]() {
+    do
+      consume();
+    while (!is(Tok::Eof) && !atFunctionStart());
+  };
   while (!is(Tok::Eof) && !tooManyErrors()) {
-    if (isIdent("kernel") || isIdent("func")) {
-      if (!parseFunction()) {
+    if (isIdent("source_filename")) {
+      if (!parseSourceFilename())
+        SkipToFunction();
+      continue;
+    }
+    if (isIdent("kernel") || isIdent("func") || isIdent("export") ||
+        isIdent("declare")) {
+      Function::Linkage Link = isIdent("export") ? Function::Linkage::Export
+                               : isIdent("declare")
+                                   ? Function::Linkage::Declaration
+                                   : Function::Linkage::Internal;
+      if (!parseFunction(Link)) {
         if (F) {
           // Recover: skip to the next function header.
           finishFunction(*F);
         }
-        while (!is(Tok::Eof) &&
-               !(T.LineStart && (isIdent("kernel") || isIdent("func"))))
+        while (!is(Tok::Eof) && !atFunctionStart())
           consume();
       }
       F = nullptr;
       continue;
     }
-    expected("'kernel' or 'func'");
-    do
-      consume();
-    while (!is(Tok::Eof) &&
-           !(T.LineStart && (isIdent("kernel") || isIdent("func"))));
+    expected("'kernel', 'func', 'export func' or 'declare func'");
+    SkipToFunction();
   }
   for (const CallFixup &C : Calls) {
     Function *Callee = M->function(C.Name);

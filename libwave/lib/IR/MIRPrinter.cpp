@@ -210,6 +210,8 @@ void printInstruction(const Instruction &I, const SlotNames &N,
       OS << ' ' << Ty(I.operand(0)->type()) << ' ' << V(0);
     break;
   }
+  if (Instruction::DebugLoc DL = I.debugLoc())
+    OS << " !loc(" << DL.Line << ", " << DL.Col << ')';
 }
 
 std::string instructionText(const Instruction &I) {
@@ -226,13 +228,30 @@ std::string instructionText(const Instruction &I) {
 
 void printFunction(const Function &F, raw_ostream &OS) {
   SlotNames N(F);
+  if (F.linkage() == Function::Linkage::Export)
+    OS << "export ";
+  else if (F.isDeclaration())
+    OS << "declare ";
   OS << (F.isKernel() ? "kernel @" : "func @") << F.name() << '(';
-  for (unsigned I = 0; I < F.numArgs(); ++I)
-    OS << (I ? ", " : "") << typeName(F.arg(I)->type()) << ' '
-       << N.value(F.arg(I));
+  for (unsigned I = 0; I < F.numArgs(); ++I) {
+    const Argument &A = *F.arg(I);
+    OS << (I ? ", " : "") << typeName(A.type());
+    // Canonical attribute order: readonly, writeonly, elem(T).
+    if (A.ReadOnly)
+      OS << " readonly";
+    if (A.WriteOnly)
+      OS << " writeonly";
+    if (A.ElemType)
+      OS << " elem(" << typeName(*A.ElemType) << ')';
+    OS << ' ' << N.value(&A);
+  }
   OS << ')';
   if (!F.isKernel() && F.returnType() != Type::Void)
     OS << " -> " << typeName(F.returnType());
+  if (F.isDeclaration()) {
+    OS << '\n';
+    return;
+  }
   if (F.WorkgroupSize)
     OS << " workgroup_size(" << (*F.WorkgroupSize)[0] << ", "
        << (*F.WorkgroupSize)[1] << ", " << (*F.WorkgroupSize)[2] << ')';
@@ -256,6 +275,16 @@ void printFunction(const Function &F, raw_ostream &OS) {
 
 void printModule(const Module &M, raw_ostream &OS) {
   bool First = true;
+  if (!M.SourceFile.empty()) {
+    OS << "source_filename = \"";
+    for (char C : M.SourceFile) {
+      if (C == '"' || C == '\\')
+        OS << '\\';
+      OS << C;
+    }
+    OS << "\"\n";
+    First = false;
+  }
   for (const auto &F : M.functions()) {
     if (!First)
       OS << '\n';

@@ -78,6 +78,34 @@ void FunctionVerifier::fail(const BasicBlock *BB, const Instruction *I,
 }
 
 void FunctionVerifier::checkSignature() {
+  // Parameter attributes (formats/mir.md "Parameter attributes") describe
+  // a device buffer: they make the kernel's `.param` descriptors.
+  for (unsigned I = 0; I < F.numArgs(); ++I) {
+    const Argument &A = *F.arg(I);
+    auto Param = [&]() {
+      return "parameter " + std::to_string(I) + " ('" + names().value(&A) +
+             "')";
+    };
+    if ((A.ReadOnly || A.WriteOnly || A.ElemType) &&
+        A.type() != Type::PtrDevice)
+      fail(nullptr, nullptr,
+           Param() + " has type '" + typeName(A.type()) +
+               "'; readonly, writeonly and elem(T) apply to ptr<device> "
+               "parameters only");
+    if (A.ReadOnly && A.WriteOnly)
+      fail(nullptr, nullptr,
+           Param() + " is both readonly and writeonly; omit both for a "
+                     "buffer that is read and written");
+    if (A.ElemType && !(*A.ElemType == Type::I32 || *A.ElemType == Type::U32 ||
+                        *A.ElemType == Type::F32 || *A.ElemType == Type::F16 ||
+                        *A.ElemType == Type::BF16 || *A.ElemType == Type::F64))
+      fail(nullptr, nullptr,
+           Param() + " has element type '" + typeName(*A.ElemType) +
+               "'; elem(T) takes i32, u32, f32, f16, bf16 or f64");
+  }
+  if (F.isKernel() && F.linkage() != Function::Linkage::Internal)
+    fail(nullptr, nullptr,
+         "'export' and 'declare' apply to device functions only");
   if (!F.isKernel()) {
     if (F.WorkgroupSize || F.LocalMemory)
       fail(nullptr, nullptr,
@@ -395,6 +423,12 @@ void FunctionVerifier::checkOperands(const Instruction &I,
 
 Error FunctionVerifier::run() {
   checkSignature();
+  if (F.isDeclaration()) {
+    // Defined in another object (formats/mir.md "Declarations").
+    if (F.numBlocks() != 0)
+      fail(nullptr, nullptr, "a declaration has no body");
+    return std::move(Errs);
+  }
   if (F.numBlocks() == 0) {
     fail(nullptr, nullptr, "function has no blocks");
     return std::move(Errs);

@@ -22,8 +22,11 @@ Pass::~Pass() = default;
 
 bool Pass::runOnModule(Module &M, PassStats &Stats) {
   bool Changed = false;
+  // A declaration has no body to transform (formats/mir.md
+  // "Declarations"); its calls are opaque to every pass.
   for (const auto &F : M.functions())
-    Changed |= runOnFunction(*F, Stats);
+    if (!F->isDeclaration())
+      Changed |= runOnFunction(*F, Stats);
   return Changed;
 }
 

@@ -596,6 +596,15 @@ public:
   bool Mutable;
 };
 
+/// How a device function relates to other objects
+/// (formats/kernel-languages.md §1, "External and exported functions";
+/// MIR `func` / `export func` / `declare func`, formats/mir.md).
+enum class Linkage : uint8_t {
+  Internal,    ///< Private to the file (inlined, dropped when unused).
+  Export,      ///< Defined here and callable from other objects.
+  Declaration, ///< No body: defined in another object.
+};
+
 /// A kernel (entry point) or a device function.
 class FunctionDecl {
 public:
@@ -604,6 +613,17 @@ public:
   llvm::SMLoc Loc; ///< The function's name.
   std::string Name;
   bool IsKernel;
+  /// Set by the parser from the dialect's export or declaration marker.
+  /// A Declaration has no Body.
+  Linkage Link = Linkage::Internal;
+  /// The export marker (decorator, attribute, comment), for diagnostics;
+  /// unset when there is none.
+  llvm::SMLoc ExportLoc;
+  /// Where the body ends: the closing `}` (C++, Rust, TypeScript), the end
+  /// of the body's last line (Python). The implicit return at the end of
+  /// the function gets this position. Unset for declarations.
+  llvm::SMLoc EndLoc;
+  bool isDeclaration() const { return Link == Linkage::Declaration; }
   std::vector<Param> Params;
   Type ReturnTy = Type::voidType();
   /// Kernels: the workgroup size the source gave (decorator, attribute or

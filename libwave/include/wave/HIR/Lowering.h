@@ -17,6 +17,8 @@
 #include "wave/HIR/HIR.h"
 #include "wave/IR/MIR.h"
 
+#include "llvm/Support/SourceMgr.h"
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -31,9 +33,25 @@ struct LoweringOptions {
   /// Lower only this kernel (and the device functions it calls); empty:
   /// every function.
   std::string OnlyKernel;
+  /// The source manager holding the buffer \p M was parsed from: every
+  /// instruction gets the line and column (1-based) of its source
+  /// construct as its DebugLoc. Null: no locations. Not owned; it must
+  /// outlive the call.
+  const llvm::SourceMgr *SM = nullptr;
+  /// Becomes mir::Module::SourceFile (`source_filename`): the input path
+  /// as given on the command line, `<stdin>` for standard input.
+  std::string SourceFile;
 };
 
 /// Lowers the checked module \p M. The result passes mir::verifyModule.
+///
+/// Every `ptr<device>` parameter gets `elem(T)` and `readonly` when the
+/// function never writes through it (or its declared type is read-only),
+/// else `writeonly` when it never reads through it; accesses count
+/// through calls (a declared callee reads and writes a writable buffer).
+/// Device functions keep their linkage (`export func`, `declare func`).
+/// Time: linear in the size of \p M plus O(log lines) per distinct
+/// source position.
 std::unique_ptr<mir::Module> lowerModule(const Module &M,
                                          const LoweringOptions &Opts);
 

@@ -347,6 +347,14 @@ bool CppParser::parseAttributeList(
       error(NameTok.loc(), "attribute '" + Name + "' applies to functions only");
       if (is(CppTok::LParen))
         skipBalanced();
+    } else if (Name == "wave::export") {
+      if (ExportLoc.isValid())
+        error(NameTok.loc(), "duplicate 'wave::export' attribute");
+      ExportLoc = NameTok.loc();
+      if (is(CppTok::LParen)) {
+        error(tok().loc(), "'wave::export' takes no arguments");
+        skipBalanced();
+      }
     } else if (Name == "wave::kernel") {
       IsKernel = true;
       if (is(CppTok::LParen)) {
@@ -478,9 +486,10 @@ void CppParser::parseTopLevel() {
     }
     if (std::optional<std::string> Why = unsupportedDeclaration(W))
       return Reject(*Why);
-    if (W == "extern")
-      return Reject("'extern' declarations are not supported in WAVE "
-                    "kernels");
+    if (W == "extern" && is(CppTok::String, 1))
+      return Reject("linkage specifications ('extern \"C\"') are not "
+                    "supported in WAVE kernels; declare the function with "
+                    "a prototype");
     if (W == "__attribute__" || W == "__declspec")
       return Reject("'" + W + "' is not supported; use '[[...]]' attributes");
   }
@@ -490,6 +499,7 @@ void CppParser::parseTopLevel() {
   bool IsKernel = false;
   std::optional<std::array<uint32_t, 3>> WGSize;
   llvm::SMLoc WGLoc;
+  ExportLoc = llvm::SMLoc();
   bool Progress = true;
   while (Progress) {
     Progress = false;
@@ -506,14 +516,15 @@ void CppParser::parseTopLevel() {
     llvm::StringRef W = tok().Text;
     if (W == "__kernel") {
       IsKernel = true;
-    } else if (W == "static" || W == "inline" || W == "__device__" ||
+    } else if (W == "extern" || W == "static" || W == "inline" ||
+               W == "__device__" ||
                W == "constexpr" || W == "__forceinline__" ||
                W == "__noinline__") {
       // Specifiers without meaning for WAVE.
     } else if (W == "__global__") {
       error(tok().loc(), "'__global__' does not mark a kernel in WAVE; use "
                          "'__kernel' or '[[wave::kernel]]'");
-    } else if (W == "virtual" || W == "extern" || W == "consteval" ||
+    } else if (W == "virtual" || W == "consteval" ||
                W == "friend" || W == "explicit") {
       error(tok().loc(), "'" + W + "' is not supported in WAVE kernels");
     } else {
@@ -694,6 +705,10 @@ void CppParser::parseFunction(llvm::SMLoc StartLoc, bool IsKernel,
                  "function with '__kernel' or '[[wave::kernel]]'");
   F->WorkgroupSize = WGSize;
   F->ReturnTy = Ret.IsVoid ? hir::Type::voidType() : hir::Type::scalar(Ret.S);
+  if (ExportLoc.isValid()) {
+    F->Link = hir::Linkage::Export;
+    F->ExportLoc = ExportLoc;
+  }
 
   llvm::SMLoc LParen = consume().loc();
   if (isIdent("void") && is(CppTok::RParen, 1))
@@ -729,9 +744,11 @@ void CppParser::parseFunction(llvm::SMLoc StartLoc, bool IsKernel,
       consume();
   }
   if (is(CppTok::Semi)) {
-    error(F->Loc, "function declarations without a body are not supported "
-                  "in WAVE kernels");
+    // A prototype: defined in another object unless this file defines it
+    // too (addFunction).
     consume();
+    F->Link = hir::Linkage::Declaration;
+    addFunction(std::move(F));
     return;
   }
   if (!is(CppTok::LBrace)) {
@@ -743,14 +760,65 @@ void CppParser::parseFunction(llvm::SMLoc StartLoc, bool IsKernel,
   F->Body = parseBlock();
   if (!F->Body)
     return;
-  if (const hir::FunctionDecl *Prev = M->function(F->Name)) {
+  // parseBlock consumed the closing '}'.
+  F->EndLoc = Toks[Pos - 1].loc();
+  addFunction(std::move(F));
+}
+
+/// Whether two functions have the same C++ signature: parameter and
+/// result types (names and top-level `const` do not count).
+static bool sameSignature(const hir::FunctionDecl &A,
+                          const hir::FunctionDecl &B) {
+  if (A.IsKernel != B.IsKernel || A.ReturnTy != B.ReturnTy ||
+      A.Params.size() != B.Params.size())
+    return false;
+  for (size_t I = 0; I < A.Params.size(); ++I)
+    if (A.Params[I].Ty != B.Params[I].Ty)
+      return false;
+  return true;
+}
+
+void CppParser::addFunction(std::unique_ptr<hir::FunctionDecl> F) {
+  auto It = llvm::find_if(M->Functions, [&](const auto &G) {
+    return G->Name == F->Name;
+  });
+  if (It == M->Functions.end()) {
+    M->Functions.push_back(std::move(F));
+    return;
+  }
+  hir::FunctionDecl &Prev = **It;
+  bool PrevDecl = Prev.isDeclaration(), NewDecl = F->isDeclaration();
+  if (!PrevDecl && !NewDecl) {
     error(F->Loc, "function '" + F->Name +
                       "' is defined twice; overloads are not supported in "
                       "WAVE kernels");
-    note(Prev->Loc, "the previous definition is here");
+    note(Prev.Loc, "the previous definition is here");
     return;
   }
-  M->Functions.push_back(std::move(F));
+  if (!sameSignature(Prev, *F)) {
+    error(F->Loc, "'" + F->Name + "' is declared with a different "
+                      "signature; overloads are not supported in WAVE "
+                      "kernels");
+    note(Prev.Loc, PrevDecl ? "the previous declaration is here"
+                            : "the definition is here");
+    return;
+  }
+  // One function: the definition if there is one, exported when any of
+  // its declarations says so (addFunction keeps ExportLoc on a prototype
+  // so that parseModule can report an export with no definition).
+  llvm::SMLoc ExportAt =
+      Prev.ExportLoc.isValid() ? Prev.ExportLoc : F->ExportLoc;
+  hir::FunctionDecl *Kept = &Prev;
+  if (PrevDecl && !NewDecl) {
+    // The definition takes the place of the prototype, so that the
+    // function is emitted where its body is.
+    M->Functions.erase(It);
+    M->Functions.push_back(std::move(F));
+    Kept = M->Functions.back().get();
+  }
+  Kept->ExportLoc = ExportAt;
+  if (ExportAt.isValid() && !Kept->isDeclaration())
+    Kept->Link = hir::Linkage::Export;
 }
 
 std::unique_ptr<hir::Module> CppParser::parseModule() {
@@ -764,6 +832,10 @@ std::unique_ptr<hir::Module> CppParser::parseModule() {
       consume();
     }
   }
+  for (const auto &F : M->Functions)
+    if (F->isDeclaration() && F->ExportLoc.isValid() && !F->IsKernel)
+      error(F->ExportLoc, "'wave::export' marks a definition; '" + F->Name +
+                              "' has no body in this file");
   return std::move(M);
 }
 

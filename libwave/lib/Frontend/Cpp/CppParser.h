@@ -177,6 +177,12 @@ private:
   /// Set after "nesting too deep": the parser stops.
   bool Fatal = false;
   std::unique_ptr<hir::Module> M;
+  /// `[[wave::export]]` seen in the current function head; unset if not.
+  llvm::SMLoc ExportLoc;
+  /// Adds \p F to the module, merging it with an earlier declaration or
+  /// definition of the same name (a prototype and a definition with the
+  /// same signature are one function; anything else is reported).
+  void addFunction(std::unique_ptr<hir::FunctionDecl> F);
 };
 
 } // namespace wave::fe

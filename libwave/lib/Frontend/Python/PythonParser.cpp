@@ -364,6 +364,10 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
   auto F = std::make_unique<hir::FunctionDecl>(NameTok.loc(),
                                                NameTok.Text.str(), K.IsKernel);
   F->WorkgroupSize = K.WorkgroupSize;
+  if (K.ExportLoc.isValid()) {
+    F->Link = hir::Linkage::Export;
+    F->ExportLoc = K.ExportLoc;
+  }
   bool HeaderOk = parseParams(*F);
   if (HeaderOk && is(PyTok::Arrow)) {
     consume();
@@ -382,8 +386,55 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
     parseIndentedBlock(NameTok.loc(), "function definition", /*Quiet=*/true);
     return;
   }
+  if (parseEllipsisBody()) {
+    if (F->Link == hir::Linkage::Export)
+      error(F->ExportLoc, "'@export' marks a definition; '" + F->Name +
+                              "' has no body (only '...')");
+    F->Link = hir::Linkage::Declaration;
+    M.Functions.push_back(std::move(F));
+    return;
+  }
   F->Body = parseSuite("function definition", /*AllowDocstring=*/true);
+  // The implicit return is at the end of the body's last line: its
+  // NEWLINE token sits just past the line's last token.
+  for (size_t I = Pos; I-- > 0;)
+    if (Toks[I].is(PyTok::Newline)) {
+      F->EndLoc = Toks[I].loc();
+      break;
+    }
   M.Functions.push_back(std::move(F));
+}
+
+bool PythonParser::parseEllipsisBody() {
+  if (!is(PyTok::Colon))
+    return false;
+  unsigned I = 1;
+  bool Indented = false;
+  if (is(PyTok::Newline, I) && is(PyTok::Indent, I + 1)) {
+    I += 2;
+    Indented = true;
+    // A docstring first: strings, then the end of their line.
+    unsigned J = I;
+    while (is(PyTok::String, J))
+      ++J;
+    if (J != I && is(PyTok::Newline, J))
+      I = J + 1;
+  }
+  if (!is(PyTok::Ellipsis, I))
+    return false;
+  ++I;
+  if (!is(PyTok::Newline, I) && !is(PyTok::Eof, I))
+    return false;
+  if (is(PyTok::Newline, I))
+    ++I;
+  if (Indented) {
+    if (!is(PyTok::Dedent, I) && !is(PyTok::Eof, I))
+      return false; // More statements follow: a body, not a declaration.
+    if (is(PyTok::Dedent, I))
+      ++I;
+  }
+  Pos += I;
+  return true;
 }
 
 void PythonParser::parseDecorator(KernelMark &K) {
@@ -394,13 +445,30 @@ void PythonParser::parseDecorator(KernelMark &K) {
     consume();
     Qualified = true;
   }
+  if (is(PyTok::Ident) && tok().Text == "export") {
+    if (K.ExportLoc.isValid())
+      error(tok().loc(), "duplicate '@export' decorator");
+    K.ExportLoc = tok().loc();
+    consume();
+    if (is(PyTok::LParen)) {
+      error(tok().loc(), "'@export' takes no arguments");
+      skipToLineEnd();
+    } else if (!is(PyTok::Newline)) {
+      error(tok().loc(),
+            "expected a newline after the decorator, found " + describe(tok()));
+      skipToLineEnd();
+    }
+    consumeIf(PyTok::Newline);
+    return;
+  }
   if (!is(PyTok::Ident) || tok().Text != "kernel") {
     if (is(PyTok::Ident))
       error(tok().loc(), "decorator '@" +
                              llvm::Twine(Qualified ? "wave." : "") +
                              tok().Text +
                              "' is not supported; kernels are marked with "
-                             "'@kernel' or '@wave.kernel'");
+                             "'@kernel' or '@wave.kernel', exported "
+                             "functions with '@export'");
     else
       error(tok().loc(),
             "expected a decorator name after '@', found " + describe(tok()));

@@ -131,7 +131,13 @@ private:
   struct KernelMark {
     bool IsKernel = false;
     std::optional<std::array<uint32_t, 3>> WorkgroupSize;
+    /// `@export` / `@wave.export`; unset when absent.
+    llvm::SMLoc ExportLoc;
   };
+  /// At the `:` of a function header: whether the body is only `...`
+  /// (after an optional docstring), which declares the function. Consumes
+  /// that body when it is.
+  bool parseEllipsisBody();
   /// One `@...` line.
   void parseDecorator(KernelMark &K);
   void parseWorkgroupSize(KernelMark &K);

@@ -262,7 +262,18 @@ void RustParser::parseItem(hir::Module &M) {
     return;
   }
   if (T.isIdent("use")) {
+    if (A.ExportLoc.isValid())
+      error(A.ExportLoc, "'export' applies to functions only");
     parseUse();
+    return;
+  }
+  if (T.isIdent("extern") &&
+      (isPunct("{", 1) || (tok(1).is(RustTok::String) && isPunct("{", 2)))) {
+    if (A.Kernel)
+      error(A.KernelLoc, "'kernel' applies to functions only");
+    if (A.ExportLoc.isValid())
+      error(A.ExportLoc, "'export' applies to function definitions only");
+    parseExternBlock(M);
     return;
   }
   llvm::StringRef W = T.Text;
@@ -272,12 +283,15 @@ void RustParser::parseItem(hir::Module &M) {
       Msg = isIdent("fn", 1) ? "'const fn' is not supported in WAVE kernels"
                              : "'const' items are not supported in WAVE "
                                "kernels; write the value where it is used";
+    else if (W == "extern" && isIdent("crate", 1))
+      Msg = "'extern crate' is not supported in WAVE kernels";
     else if (W == "macro_rules" && isPunct("!", 1))
       Msg = "macros ('macro_rules!') are not supported in WAVE kernels";
     else
       Msg = llvm::StringSwitch<std::string>(W)
-                .Case("extern", "'extern' items are not supported in WAVE "
-                                "kernels")
+                .Case("extern", "only 'extern \"C\" { fn ...; }' blocks "
+                                "of function declarations are supported "
+                                "in WAVE kernels")
                 .Case("mod", "modules are not supported in WAVE kernels")
                 .Case("struct", "structs are not supported in WAVE kernels")
                 .Case("enum", "enums are not supported in WAVE kernels")
@@ -315,6 +329,22 @@ void RustParser::parseOuterAttribute(Attrs &A) {
   consume();
   SMLoc NameLoc = tok().loc();
   bool IsKernel = false;
+  bool IsExport = false;
+  if (isIdent("export") && isPunct("]", 1)) {
+    IsExport = true;
+    consume();
+  } else if (isIdent("wave") && isPunct("::", 1) && isIdent("export", 2) &&
+             isPunct("]", 3)) {
+    IsExport = true;
+    Pos += 3;
+  }
+  if (IsExport) {
+    if (A.ExportLoc.isValid())
+      error(NameLoc, "duplicate 'export' attribute");
+    A.ExportLoc = NameLoc;
+    consume(); // ']'
+    return;
+  }
   if (isIdent("kernel")) {
     IsKernel = true;
     consume();
@@ -455,7 +485,52 @@ void RustParser::parseUse() {
     error(tok().loc(), "expected ';' after the 'use' declaration");
 }
 
-std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A) {
+void RustParser::parseExternBlock(hir::Module &M) {
+  consume(); // 'extern'
+  if (tok().is(RustTok::String)) {
+    const RustToken &Abi = consume();
+    if (Abi.Text != "\"C\"")
+      error(Abi.loc(), "expected the ABI \"C\" after 'extern', found " +
+                           describe(Abi));
+  }
+  SMLoc Open = consume().loc(); // '{'
+  while (!atEof() && !isPunct("}")) {
+    Attrs A;
+    while (isPunct("#") && !isPunct("!", 1))
+      parseOuterAttribute(A);
+    if (A.Kernel)
+      error(A.KernelLoc, "a kernel cannot be declared; kernels are defined "
+                         "in the file that launches them");
+    if (A.ExportLoc.isValid())
+      error(A.ExportLoc, "'export' applies to function definitions only");
+    if (isIdent("pub")) {
+      consume();
+      if (isPunct("("))
+        skipBalanced();
+    }
+    if (isIdent("safe") || isIdent("unsafe"))
+      consume(); // Rust 2024 item safety: every call is allowed anyway.
+    if (!isIdent("fn")) {
+      error(tok().loc(), "expected a function declaration ('fn NAME(...);') "
+                         "in the extern block, found " +
+                             describe(tok()));
+      skipItem();
+      continue;
+    }
+    Attrs None;
+    if (std::unique_ptr<hir::FunctionDecl> F =
+            parseFunction(None, /*Declaration=*/true))
+      M.Functions.push_back(std::move(F));
+  }
+  if (!consumePunct("}")) {
+    error(tok().loc(), "expected '}' to close the extern block, found " +
+                           describe(tok()));
+    note(Open, "to match this '{'");
+  }
+}
+
+std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A,
+                                                             bool Declaration) {
   consume(); // 'fn'
   RustToken Name;
   if (!expectName(Name, "a function name")) {
@@ -465,6 +540,10 @@ std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A) {
   auto F = std::make_unique<hir::FunctionDecl>(Name.loc(), Name.Text.str(),
                                                A.Kernel);
   F->WorkgroupSize = A.WorkgroupSize;
+  if (A.ExportLoc.isValid()) {
+    F->Link = hir::Linkage::Export;
+    F->ExportLoc = A.ExportLoc;
+  }
   if (isPunct("<")) {
     error(tok().loc(), "generic functions are not supported in WAVE kernels");
     skipItem();
@@ -521,13 +600,32 @@ std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A) {
     while (!atEof() && !isPunct("{"))
       consume();
   }
+  if (Declaration) {
+    if (isPunct("{")) {
+      error(tok().loc(), "a function in an extern block has no body; "
+                         "expected ';'");
+      skipBalanced();
+      return nullptr;
+    }
+    if (!expectPunct(";", "after the function declaration")) {
+      skipItem();
+      return nullptr;
+    }
+    F->Link = hir::Linkage::Declaration;
+    return F;
+  }
   if (!isPunct("{")) {
-    error(tok().loc(), "expected '{' to start the function body, found " +
-                           describe(tok()));
+    if (isPunct(";"))
+      error(tok().loc(), "a function needs a body; declare functions of "
+                         "other objects in an 'extern \"C\" { ... }' block");
+    else
+      error(tok().loc(), "expected '{' to start the function body, found " +
+                             describe(tok()));
     skipItem();
     return nullptr;
   }
   RustBlock B = parseBlock();
+  F->EndLoc = Toks[Pos - 1].loc(); // The closing '}'.
   bool ReturnsValue = !F->ReturnTy.isVoid();
   if (B.Tail) {
     // The body's value is the function's result; a void function's tail

@@ -110,13 +110,21 @@ private:
     bool Kernel = false;
     llvm::SMLoc KernelLoc;
     std::optional<std::array<uint32_t, 3>> WorkgroupSize;
+    /// `#[export]` / `#[wave::export]`; unset when absent.
+    llvm::SMLoc ExportLoc;
   };
+  /// `extern "C" { fn f(...) -> T; ... }` (or `extern { ... }`): each
+  /// `fn` becomes a declaration.
+  void parseExternBlock(hir::Module &M);
   void parseItem(hir::Module &M);
   void parseOuterAttribute(Attrs &A);
   void parseKernelArgs(Attrs &A);
   std::optional<uint32_t> parseWorkgroupDim();
   void parseUse();
-  std::unique_ptr<hir::FunctionDecl> parseFunction(const Attrs &A);
+  /// `fn NAME(params) [-> T]` and a body, or `;` when \p Declaration (in
+  /// an extern block).
+  std::unique_ptr<hir::FunctionDecl> parseFunction(const Attrs &A,
+                                                   bool Declaration = false);
   bool parseParam(hir::FunctionDecl &F);
   /// A scalar type name at the current token (consumed even when wrong);
   /// std::nullopt after an error.

@@ -45,6 +45,13 @@ static llvm::StringRef kernelMarker(llvm::StringRef Body) {
   return B.rtrim(" \t\r");
 }
 
+/// A `// @export` marker: the comment is `@export` alone (blanks
+/// around it allowed). Returns the text from the `@`, or empty.
+static llvm::StringRef exportMarker(llvm::StringRef Body) {
+  llvm::StringRef B = Body.trim(" \t\r");
+  return B == "@export" ? B : llvm::StringRef();
+}
+
 void TSLexer::skipTrivia(TSToken &T) {
   while (Cur != End) {
     char C = *Cur;
@@ -60,6 +67,9 @@ void TSLexer::skipTrivia(TSToken &T) {
       llvm::StringRef K = kernelMarker(llvm::StringRef(Start, Cur - Start));
       if (!K.empty())
         T.KernelComment = K;
+      llvm::StringRef E = exportMarker(llvm::StringRef(Start, Cur - Start));
+      if (!E.empty())
+        T.ExportComment = llvm::SMLoc::getFromPointer(E.data());
     } else if (C == '/' && Cur + 1 != End && Cur[1] == '*') {
       const char *Start = Cur;
       Cur += 2;

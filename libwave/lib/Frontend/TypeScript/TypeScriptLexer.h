@@ -45,6 +45,9 @@ struct TSToken {
   /// The last `// @kernel ...` comment between the previous token and this
   /// one, from its `@` to the end of the line; empty if none.
   llvm::StringRef KernelComment;
+  /// The `@` of the last `// @export` comment between the previous token
+  /// and this one; unset if none.
+  llvm::SMLoc ExportComment;
 
   bool is(TSTok Kind) const { return K == Kind; }
   /// A punctuator spelled \p S.

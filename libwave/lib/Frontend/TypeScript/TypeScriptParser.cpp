@@ -373,7 +373,7 @@ bool TSParser::rejectTopLevelKeyword() {
   else if (W == "namespace" || (W == "module" && !tok(1).is(TSTok::Punct)))
     Msg = "namespaces are not supported in WAVE kernels";
   else if (W == "declare")
-    Msg = "'declare' is not supported in WAVE kernels";
+    Msg = "'declare' is supported only before 'function' in WAVE kernels";
   else if (W == "async" && isIdent("function", 1))
     Msg = "async functions are not supported in WAVE kernels";
   else if (W == "default")
@@ -394,6 +394,7 @@ void TSParser::parseTopLevel() {
     return;
   }
   llvm::StringRef Comment = tok().KernelComment;
+  llvm::SMLoc ExportComment = tok().ExportComment;
   bool DecoratorKernel = false;
   if (is("@")) {
     error(tok().loc(), "decorators are not valid TypeScript on functions; "
@@ -412,6 +413,17 @@ void TSParser::parseTopLevel() {
     }
     if (Comment.empty())
       Comment = tok().KernelComment;
+    if (!ExportComment.isValid())
+      ExportComment = tok().ExportComment;
+  }
+  if (isIdent("declare") && isIdent("function", 1)) {
+    consume();
+    std::optional<std::array<uint32_t, 3>> WG;
+    if (!Comment.empty())
+      parseKernelComment(Comment, WG);
+    parseFunction(DecoratorKernel || !Comment.empty(), WG, ExportComment,
+                  /*Declaration=*/true);
+    return;
   }
   bool Exported = false;
   if (isIdent("export")) {
@@ -419,6 +431,8 @@ void TSParser::parseTopLevel() {
     Exported = true;
     if (Comment.empty())
       Comment = tok().KernelComment;
+    if (!ExportComment.isValid())
+      ExportComment = tok().ExportComment;
     if (!isIdent("function")) {
       if (rejectTopLevelKeyword())
         return;
@@ -431,7 +445,8 @@ void TSParser::parseTopLevel() {
     std::optional<std::array<uint32_t, 3>> WG;
     if (!Comment.empty())
       parseKernelComment(Comment, WG);
-    parseFunction(Exported || DecoratorKernel || !Comment.empty(), WG);
+    parseFunction(Exported || DecoratorKernel || !Comment.empty(), WG,
+                  ExportComment);
     return;
   }
   if (rejectTopLevelKeyword())
@@ -655,7 +670,8 @@ bool TSParser::parseParam(hir::FunctionDecl &F) {
 }
 
 void TSParser::parseFunction(bool IsKernel,
-                             std::optional<std::array<uint32_t, 3>> WGSize) {
+                             std::optional<std::array<uint32_t, 3>> WGSize,
+                             llvm::SMLoc ExportLoc, bool Declaration) {
   TSToken Kw = consume(); // function
   if (is("*")) {
     error(tok().loc(), "generator functions are not supported in WAVE kernels");
@@ -672,6 +688,10 @@ void TSParser::parseFunction(bool IsKernel,
   auto F = std::make_unique<hir::FunctionDecl>(Name.loc(), Name.Text.str(),
                                                IsKernel);
   F->WorkgroupSize = WGSize;
+  if (ExportLoc.isValid()) {
+    F->Link = hir::Linkage::Export;
+    F->ExportLoc = ExportLoc;
+  }
   if (is("<")) {
     error(tok().loc(), "generic functions are not supported in WAVE kernels");
     while (!atEof() && !is("(") && !is("{"))
@@ -713,10 +733,28 @@ void TSParser::parseFunction(bool IsKernel,
         F->ReturnTy = *Ty;
     }
   }
+  if (Declaration) {
+    if (ExportLoc.isValid())
+      error(ExportLoc, "'@export' marks a definition; '" + F->Name +
+                           "' is only declared");
+    if (is("{")) {
+      error(tok().loc(), "a 'declare function' has no body; expected ';'");
+      skipBalanced();
+      return;
+    }
+    if (!endStatement("the function declaration")) {
+      skipTopLevel();
+      return;
+    }
+    F->Link = hir::Linkage::Declaration;
+    M->Functions.push_back(std::move(F));
+    return;
+  }
   if (!is("{")) {
     if (is(";") || atImplicitSemicolon())
       error(tok().loc(), "function declarations without a body are not "
-                         "supported in WAVE kernels");
+                         "supported in WAVE kernels; declare functions of "
+                         "other objects with 'declare function'");
     else
       error(tok().loc(), "expected '{' to begin the body of '" + Name.Text +
                              "', found " + describe(tok()));
@@ -724,6 +762,7 @@ void TSParser::parseFunction(bool IsKernel,
     return;
   }
   F->Body = parseBlock();
+  F->EndLoc = Toks[Pos - 1].loc(); // The closing '}'.
   M->Functions.push_back(std::move(F));
 }
 

@@ -90,9 +90,13 @@ private:
   //===--- Top level and types (TypeScriptParser.cpp) --------------------===//
   void parseTopLevel();
   void parseImport();
-  /// Parses `function name(params): T { body }` at the current `function`.
+  /// Parses `function name(params): T { body }` at the current `function`
+  /// (\p Declaration: after `declare`, ending in `;` instead of a body).
+  /// \p ExportLoc: the `// @export` comment before it, if any.
   void parseFunction(bool IsKernel,
-                     std::optional<std::array<uint32_t, 3>> WGSize);
+                     std::optional<std::array<uint32_t, 3>> WGSize,
+                     llvm::SMLoc ExportLoc = llvm::SMLoc(),
+                     bool Declaration = false);
   bool parseParam(hir::FunctionDecl &F);
   /// Reads the `// @kernel ...` comment text \p Comment: sets \p WGSize
   /// from a `workgroup_size(x, y, z)` after the marker.

@@ -20,9 +20,9 @@ using myint2 = int;
 int g = 3;
 // CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-1]]:5: error: global variables are not supported in WAVE kernels
 extern "C" void h();
-// CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-1]]:1: error: 'extern' declarations are not supported in WAVE kernels
-void proto(int x);
-// CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-1]]:6: error: function declarations without a body are not supported in WAVE kernels
+// CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-1]]:1: error: linkage specifications ('extern "C"') are not supported in WAVE kernels; declare the function with a prototype
+void proto(int x); void proto(float x);
+// CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-1]]:25: error: 'proto' is declared with a different signature; overloads are not supported in WAVE kernels
 __kernel void k(long* a, float& r, float** pp, int d = 3) {
 // CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-1]]:17: error: 'long' is not supported; WAVE integers are 32-bit
 // CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-2]]:31: error: reference parameters are not supported in WAVE kernels; use a pointer for a buffer or pass the value

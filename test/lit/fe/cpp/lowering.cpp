@@ -23,7 +23,7 @@ void k(float* p, uint32_t n) {
 
 // CHECK-LABEL: func @half_of(f32 %x) -> f32 {
 // CHECK: fmul f32 %x, 0.5
-// CHECK-LABEL: kernel @k(ptr<device> %p, u32 %n) workgroup_size(32, 1, 1) local_memory(288) {
+// CHECK-LABEL: kernel @k(ptr<device> readonly elem(f32) %p, u32 %n) workgroup_size(32, 1, 1) local_memory(288) {
 // CHECK: ^do.body:
 // CHECK-NEXT: %i = phi u32 [0, ^entry], [%i.1, ^do.cond]
 // CHECK-NEXT: %i.1 = add u32 %i, 2

@@ -15,7 +15,7 @@ def k(p: u32[:], n: u32):
         s += j
     p[t] = s
 
-# CHECK-LABEL: kernel @k(ptr<device> %p, u32 %n) workgroup_size(64, 1, 1) {
+# CHECK-LABEL: kernel @k(ptr<device> writeonly elem(u32) %p, u32 %n) workgroup_size(64, 1, 1) {
 # CHECK: %t = sreg thread_id_x
 # CHECK-NEXT: br ^for.cond
 # CHECK: ^for.cond:

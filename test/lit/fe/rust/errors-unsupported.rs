@@ -8,7 +8,7 @@
 use std::io;
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: structs are not supported in WAVE kernels
 struct P { x: f32 }
-// CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: 'extern' items are not supported in WAVE kernels
+// CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: 'extern crate' is not supported in WAVE kernels
 extern crate foo;
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: modules are not supported in WAVE kernels
 mod m { fn a() {} }

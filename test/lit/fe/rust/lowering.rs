@@ -29,7 +29,7 @@ fn k(p: &mut [u32], n: u32) {
 // CHECK-LABEL: func @pick(i1 %c, u32 %a, u32 %b) -> u32 {
 // CHECK: condbr %c, ^cond.true, ^cond.false
 // CHECK: phi u32 [%a, ^cond.true], [%b, ^cond.false]
-// CHECK-LABEL: kernel @k(ptr<device> %p, u32 %n) workgroup_size(64, 1, 1) local_memory(256) {
+// CHECK-LABEL: kernel @k(ptr<device> writeonly elem(u32) %p, u32 %n) workgroup_size(64, 1, 1) local_memory(256) {
 // An inclusive range compares with `le`.
 // CHECK: ^for.cond:
 // CHECK: icmp le u32 %i, %n

@@ -9,7 +9,7 @@ interface I { a: number }
 type T = number;
 enum E { A }
 namespace N {}
-declare function ext(): void;
+declare const ext: number;
 @kernel
 function deco(a: f32[]) {}
 export function k(a: f32[], b?: u32, c = 1, ...d: u32[], e, f: string) {
@@ -58,7 +58,7 @@ function wg5() {}
 // CHECK: {{.*}}errors-unsupported.ts:9:1: error: type aliases are not supported in WAVE kernels
 // CHECK: {{.*}}errors-unsupported.ts:10:1: error: enums are not supported in WAVE kernels
 // CHECK: {{.*}}errors-unsupported.ts:11:1: error: namespaces are not supported in WAVE kernels
-// CHECK: {{.*}}errors-unsupported.ts:12:1: error: 'declare' is not supported in WAVE kernels
+// CHECK: {{.*}}errors-unsupported.ts:12:1: error: 'declare' is supported only before 'function' in WAVE kernels
 // CHECK: {{.*}}errors-unsupported.ts:13:1: error: decorators are not valid TypeScript on functions; mark a kernel with a '// @kernel' comment
 // CHECK: {{.*}}errors-unsupported.ts:15:30: error: optional parameters are not supported in WAVE kernels
 // CHECK: {{.*}}errors-unsupported.ts:15:38: error: parameter 'c' needs a type annotation

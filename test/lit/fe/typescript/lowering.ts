@@ -20,7 +20,7 @@ function k(p: Uint32Array, n: u32): void {
 // CHECK-LABEL: func @clampTo(u32 %x, u32 %hi) -> u32 {
 // CHECK: icmp gt u32 %x, %hi
 // CHECK: phi u32 [%hi, ^cond.true], [%x, ^cond.false]
-// CHECK-LABEL: kernel @k(ptr<device> %p, u32 %n) workgroup_size(128, 1, 1) {
+// CHECK-LABEL: kernel @k(ptr<device> writeonly elem(u32) %p, u32 %n) workgroup_size(128, 1, 1) {
 // CHECK: ^while.cond:
 // CHECK-NEXT: %v = phi u32 [%t, ^entry], [%v.1, ^while.body]
 // CHECK-NEXT: [[A:%[0-9]+]] = icmp lt u32 %v, %n
