@@ -33,7 +33,20 @@ public:
 
 private:
   LFunction &F() { return SF.F; }
-  void emit(LInst I) { F().Insts.push_back(std::move(I)); }
+  /// Appends a control instruction; without a position of its own it
+  /// takes the one of the branch it comes from (CurLine, CurCol).
+  void emit(LInst I) {
+    if (!I.Line) {
+      I.Line = CurLine;
+      I.Col = CurCol;
+    }
+    F().Insts.push_back(std::move(I));
+  }
+  /// Makes the branch of SCFG node \p Node the current source position.
+  void branchFrom(unsigned Node) {
+    CurLine = SF.Blocks[Node].TermLine;
+    CurCol = SF.Blocks[Node].TermCol;
+  }
   /// A predicate register holding \p C at the current position.
   unsigned predicate(const SCond &C);
   /// A new predicate register holding the negation of \p P.
@@ -61,6 +74,8 @@ private:
   std::vector<unsigned> FlagRegs;
   /// Index in Insts where the current Block statement's code begins.
   size_t BlockStart = 0;
+  /// Source position of the branch the current control comes from.
+  uint32_t CurLine = 0, CurCol = 0;
 };
 
 } // namespace
@@ -195,13 +210,18 @@ void Layout::run() {
     FlagRegs.push_back(
         F().newVReg(RegClass::Pred, 1, "flag" + std::to_string(Flag)));
   for (const SStmt &S : SC.Stmts) {
+    if ((S.K == SStmt::Kind::If || S.K == SStmt::Kind::Break ||
+         S.K == SStmt::Kind::Continue) &&
+        S.Cond.K == SCond::Kind::NodeCond)
+      branchFrom(S.Cond.Id);
     switch (S.K) {
     case SStmt::Kind::Block: {
       BlockStart = F().Insts.size();
       std::vector<LInst> &Body = SF.Blocks[S.Id].Body;
       for (LInst &I : Body)
-        emit(std::move(I));
+        F().Insts.push_back(std::move(I)); // keeps its own position
       Body.clear();
+      branchFrom(S.Id);
       break;
     }
     case SStmt::Kind::If: {
@@ -328,6 +348,45 @@ static bool isAssemblyName(StringRef Name) {
   return !Name.starts_with("sr");
 }
 
+/// The `.param` descriptors of kernel \p MF (formats/wave-asm.md §9,
+/// formats/wbin.md "PARAMS"): `NAME, buffer, ELEM, ACCESS` for a
+/// ptr<device> with elem(T) (ACCESS read for readonly, write for
+/// writeonly, else readwrite), `NAME, scalar, TYPE` otherwise. NAME is the
+/// MIR parameter name, or `argI` for a positional one or one that is not
+/// an assembly identifier. Empty when a ptr<device> parameter has no
+/// elem(T): a kernel is described completely or not at all.
+static std::vector<std::string> paramLines(const mir::Function &MF) {
+  std::vector<std::string> Lines;
+  for (unsigned K = 0; K != MF.numArgs(); ++K) {
+    const mir::Argument &A = *MF.arg(K);
+    std::string Line = isAssemblyName(A.name())
+                           ? A.name().str()
+                           : "arg" + std::to_string(K);
+    if (A.type() == mir::Type::PtrDevice) {
+      if (!A.ElemType)
+        return {};
+      Line += ", buffer, " + mir::typeName(*A.ElemType).str() + ", " +
+              (A.ReadOnly    ? "read"
+               : A.WriteOnly ? "write"
+                             : "readwrite");
+    } else {
+      Line += ", scalar, " + mir::typeName(A.type()).str();
+    }
+    Lines.push_back(std::move(Line));
+  }
+  return Lines;
+}
+
+/// Whether any instruction of \p M has a source position.
+static bool hasDebugLocs(const mir::Module &M) {
+  for (const std::unique_ptr<mir::Function> &MF : M.functions())
+    for (const std::unique_ptr<mir::BasicBlock> &BB : MF->blocks())
+      for (const mir::Instruction &I : BB->insts())
+        if (I.debugLoc())
+          return true;
+  return false;
+}
+
 /// The deepest nesting of if/loop frames \p F reaches when it runs,
 /// counting the if/else a predicate copy prints as (LIR.cpp).
 static unsigned maxNesting(const LFunction &F) {
@@ -372,6 +431,18 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
   std::string Text;
   raw_string_ostream Out(Text);
   bool First = true;
+  // Source positions: file 1 is the module's source_filename; `.loc`
+  // directives refer to it (formats/wave-asm.md §9).
+  bool EmitLocs = !M.SourceFile.empty() && hasDebugLocs(M);
+  if (EmitLocs && Opts.Emit == EmitKind::Asm) {
+    Out << ".file 1 \"";
+    for (char C : M.SourceFile) {
+      if (C == '"' || C == '\\')
+        Out << '\\';
+      Out << C;
+    }
+    Out << "\"\n\n";
+  }
   for (const std::unique_ptr<mir::Function> &MF : M.functions()) {
     if (!MF->isKernel())
       continue;
@@ -394,6 +465,8 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
       return SC.takeError();
     Layout(*SF, *SC).run();
     LFunction &F = SF->F;
+    F.ParamLines = paramLines(*MF);
+    F.EmitLocs = EmitLocs && Opts.Emit == EmitKind::Asm;
     removeDeadCode(F);
     if (!First)
       Out << '\n';

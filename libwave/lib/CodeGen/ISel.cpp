@@ -452,19 +452,30 @@ Error ISel::selectBlock(BasicBlock &BB, SelectedBlock &SB) {
   Const64.clear();
   if (&BB == MF.entry())
     emitPrivatePrologue();
+  // Every LIR instruction made for I carries I's source position.
+  auto SetLoc = [&](size_t From, mir::Instruction::DebugLoc DL) {
+    if (DL)
+      for (size_t K = From; K != Out->size(); ++K) {
+        (*Out)[K].Line = DL.Line;
+        (*Out)[K].Col = DL.Col;
+      }
+  };
   for (const mir::Instruction &I : BB) {
+    size_t Start = Out->size();
     if (I.isPhi()) {
       Out->push_back(LInst::copy(def(I), PhiIn.lookup(&I),
                                  I.name().empty() ? "" : "%" + I.name().str()));
+      SetLoc(Start, I.debugLoc());
       continue;
     }
     if (I.opcode() == mir::Opcode::CondBr) {
       SB.CondVReg = pred(I.operand(0));
+      SetLoc(Start, I.debugLoc());
       continue;
     }
-    size_t Start = Out->size();
     if (Error E = select(I))
       return E;
+    SetLoc(Start, I.debugLoc());
     // Name the result on the last instruction that writes it.
     if (I.type() != Type::Void && !I.name().empty()) {
       unsigned D = def(I);
@@ -477,9 +488,16 @@ Error ISel::selectBlock(BasicBlock &BB, SelectedBlock &SB) {
       }
     }
   }
+  mir::Instruction::DebugLoc TermLoc;
+  if (const mir::Instruction *T = BB.terminator())
+    TermLoc = T->debugLoc();
+  SB.TermLine = TermLoc.Line;
+  SB.TermCol = TermLoc.Col;
   SmallVector<BasicBlock *, 2> Succs = distinctSuccs(&BB);
+  size_t Start = Out->size();
   if (Succs.size() == 1)
     phiCopies(BB, *Succs[0]);
+  SetLoc(Start, TermLoc);
   return Error::success();
 }
 
