@@ -254,7 +254,10 @@ void Layout::run() {
       emit(LInst::make(Opcode::Endloop, {}));
       break;
     case SStmt::Kind::Halt:
-      emit(LInst::make(Opcode::Halt, {}, "return"));
+      // A device function's threads leave through its one `return`
+      // (formats/wave-asm.md §9); a kernel's halt.
+      emit(F().IsKernel ? LInst::make(Opcode::Halt, {}, "return")
+                        : LInst::make(Opcode::Return, {}));
       break;
     case SStmt::Kind::SetFlag:
       emit(LInst::pset(FlagRegs[S.Id], S.Value));
@@ -263,10 +266,12 @@ void Layout::run() {
   }
   removeEmptyArms(F());
   // Every lane has returned by now; the final halt ends the wave and keeps
-  // execution inside the kernel's code (ISA.md §4.2, D18).
-  if (F().Insts.empty() || F().Insts.back().Op != Opcode::Halt ||
+  // execution inside the kernel's code (ISA.md §4.2, D18). A device
+  // function ends in its return.
+  Opcode Last = F().IsKernel ? Opcode::Halt : Opcode::Return;
+  if (F().Insts.empty() || F().Insts.back().Op != Last ||
       F().Insts.back().Pseudo != LPseudo::None)
-    emit(LInst::make(Opcode::Halt, {}));
+    emit(LInst::make(Last, {}));
 }
 
 /// Whether \p I only computes its destinations: no memory access, no
@@ -377,6 +382,41 @@ static std::vector<std::string> paramLines(const mir::Function &MF) {
   return Lines;
 }
 
+/// Makes every `ret` of \p MF a branch to one new exit block that holds
+/// the only `ret` (with a phi of the results): a device function compiled
+/// as `.func` ends in exactly one top-level `return` (formats/wave-asm.md
+/// §9), which the structurizer places at depth 0 when one block exits.
+static void mergeReturns(mir::Function &MF) {
+  SmallVector<mir::BasicBlock *, 4> Rets;
+  for (const std::unique_ptr<mir::BasicBlock> &BB : MF.blocks())
+    if (mir::Instruction *T = BB->terminator();
+        T && T->opcode() == mir::Opcode::Ret)
+      Rets.push_back(BB.get());
+  if (Rets.size() < 2)
+    return;
+  mir::BasicBlock *Exit = MF.addBlock("");
+  mir::Instruction *Phi = nullptr;
+  if (MF.returnType() != mir::Type::Void)
+    Phi = Exit->append(
+        mir::Instruction::create(mir::Opcode::Phi, MF.returnType()));
+  auto Ret = mir::Instruction::create(mir::Opcode::Ret, mir::Type::Void);
+  for (mir::BasicBlock *BB : Rets) {
+    mir::Instruction *T = BB->terminator();
+    if (Phi)
+      Phi->addIncoming(T->operand(0), BB);
+    Ret->setDebugLoc(T->debugLoc());
+    auto Br = mir::Instruction::create(mir::Opcode::Br, mir::Type::Void);
+    Br->setDebugLoc(T->debugLoc());
+    Br->addBlock(Exit);
+    T->dropAllOperands();
+    T->eraseFromParent();
+    BB->append(std::move(Br));
+  }
+  if (Phi)
+    Ret->addOperand(Phi);
+  Exit->append(std::move(Ret));
+}
+
 /// Whether any instruction of \p M has a source position.
 static bool hasDebugLocs(const mir::Module &M) {
   for (const std::unique_ptr<mir::Function> &MF : M.functions())
@@ -444,11 +484,15 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
     Out << "\"\n\n";
   }
   for (const std::unique_ptr<mir::Function> &MF : M.functions()) {
-    if (!MF->isKernel())
+    // Kernels, and export funcs as `.func` (the others are inlined).
+    bool IsFunc = MF->linkage() == mir::Function::Linkage::Export;
+    if (!MF->isKernel() && !IsFunc)
       continue;
+    if (IsFunc)
+      mergeReturns(*MF);
     if (!isAssemblyName(MF->name()))
       return createStringError(
-          "kernel '@" + MF->name() +
+          (IsFunc ? "function '@" : "kernel '@") + MF->name() +
           "': the name cannot be written in WAVE assembly (an identifier "
           "of letters, digits and '_' not starting with rN, pN or sr; "
           "ISA.md §6.1)");
@@ -465,7 +509,8 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
       return SC.takeError();
     Layout(*SF, *SC).run();
     LFunction &F = SF->F;
-    F.ParamLines = paramLines(*MF);
+    if (F.IsKernel)
+      F.ParamLines = paramLines(*MF);
     F.EmitLocs = EmitLocs && Opts.Emit == EmitKind::Asm;
     removeDeadCode(F);
     if (!First)
@@ -485,6 +530,13 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
     if (!Stats)
       return Stats.takeError();
     removeEmptyArms(F);
+    if (!F.IsKernel && F.LocalMemory)
+      return createStringError(
+          "function '@" + F.Name + "': a device function compiled as "
+          "'.func' cannot use local memory, and " +
+          std::to_string(Stats->SpilledVRegs) +
+          " values spill there at --max-registers " +
+          std::to_string(Opts.MaxRegisters) + " (formats/wave-asm.md §9)");
     if (unsigned Depth = maxNesting(F); Depth > MaxControlDepth)
       return createStringError(
           "kernel '@" + F.Name + "': structured control flow nests " +

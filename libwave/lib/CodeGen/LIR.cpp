@@ -289,7 +289,12 @@ void printLInst(const LFunction &F, const LInst &I, raw_ostream &OS,
 void printLFunction(const LFunction &F, raw_ostream &OS, bool Virtual,
                     ArrayRef<std::string> FuncNames) {
   bool Phys = !Virtual && F.isAllocated();
-  OS << ".kernel " << F.Name << '\n';
+  // A device function is visible to other objects (`.global`) and called
+  // with the ABI of formats/wave-asm.md §9.
+  if (F.IsKernel)
+    OS << ".kernel " << F.Name << '\n';
+  else
+    OS << ".global " << F.Name << "\n.func " << F.Name << '\n';
   if (Phys)
     OS << ".registers " << F.RegistersUsed << '\n';
   if (F.WorkgroupSize)

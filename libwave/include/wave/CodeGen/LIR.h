@@ -179,7 +179,10 @@ struct LFunction {
   std::optional<std::array<uint32_t, 3>> WorkgroupSize;
   uint32_t LocalMemory = 0;
   /// Parameters: the first NumParams virtual registers, precoloured to
-  /// r0..r(NumParams-1) (DESIGN.md "Kernel ABI").
+  /// r0..r(NumParams-1) (DESIGN.md "Kernel ABI"; a device function's f64
+  /// parameter takes a pair, formats/wave-asm.md §9). Other precoloured
+  /// virtual registers (a device function's result in r0) are not split
+  /// at entry by the allocator.
   unsigned NumParams = 0;
   /// `.param` descriptor lines of a kernel, without the directive
   /// ("x, buffer, f32, read"), in parameter order; empty when a parameter
