@@ -719,7 +719,8 @@ kernel @k(ptr<device> %d) {
 }
 )",
        "1:1: function '@f' is a device function; wave-ra compiles kernels "
-       "and inlines the device functions they call"},
+       "and export funcs and inlines the other device functions they "
+       "call"},
   };
   for (const Case &C : Cases) {
     auto P = parse(C.Text);

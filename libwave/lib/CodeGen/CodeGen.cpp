@@ -33,7 +33,20 @@ public:
 
 private:
   LFunction &F() { return SF.F; }
-  void emit(LInst I) { F().Insts.push_back(std::move(I)); }
+  /// Appends a control instruction; without a position of its own it
+  /// takes the one of the branch it comes from (CurLine, CurCol).
+  void emit(LInst I) {
+    if (!I.Line) {
+      I.Line = CurLine;
+      I.Col = CurCol;
+    }
+    F().Insts.push_back(std::move(I));
+  }
+  /// Makes the branch of SCFG node \p Node the current source position.
+  void branchFrom(unsigned Node) {
+    CurLine = SF.Blocks[Node].TermLine;
+    CurCol = SF.Blocks[Node].TermCol;
+  }
   /// A predicate register holding \p C at the current position.
   unsigned predicate(const SCond &C);
   /// A new predicate register holding the negation of \p P.
@@ -61,6 +74,8 @@ private:
   std::vector<unsigned> FlagRegs;
   /// Index in Insts where the current Block statement's code begins.
   size_t BlockStart = 0;
+  /// Source position of the branch the current control comes from.
+  uint32_t CurLine = 0, CurCol = 0;
 };
 
 } // namespace
@@ -195,13 +210,18 @@ void Layout::run() {
     FlagRegs.push_back(
         F().newVReg(RegClass::Pred, 1, "flag" + std::to_string(Flag)));
   for (const SStmt &S : SC.Stmts) {
+    if ((S.K == SStmt::Kind::If || S.K == SStmt::Kind::Break ||
+         S.K == SStmt::Kind::Continue) &&
+        S.Cond.K == SCond::Kind::NodeCond)
+      branchFrom(S.Cond.Id);
     switch (S.K) {
     case SStmt::Kind::Block: {
       BlockStart = F().Insts.size();
       std::vector<LInst> &Body = SF.Blocks[S.Id].Body;
       for (LInst &I : Body)
-        emit(std::move(I));
+        F().Insts.push_back(std::move(I)); // keeps its own position
       Body.clear();
+      branchFrom(S.Id);
       break;
     }
     case SStmt::Kind::If: {
@@ -234,7 +254,10 @@ void Layout::run() {
       emit(LInst::make(Opcode::Endloop, {}));
       break;
     case SStmt::Kind::Halt:
-      emit(LInst::make(Opcode::Halt, {}, "return"));
+      // A device function's threads leave through its one `return`
+      // (formats/wave-asm.md §9); a kernel's halt.
+      emit(F().IsKernel ? LInst::make(Opcode::Halt, {}, "return")
+                        : LInst::make(Opcode::Return, {}));
       break;
     case SStmt::Kind::SetFlag:
       emit(LInst::pset(FlagRegs[S.Id], S.Value));
@@ -243,10 +266,12 @@ void Layout::run() {
   }
   removeEmptyArms(F());
   // Every lane has returned by now; the final halt ends the wave and keeps
-  // execution inside the kernel's code (ISA.md §4.2, D18).
-  if (F().Insts.empty() || F().Insts.back().Op != Opcode::Halt ||
+  // execution inside the kernel's code (ISA.md §4.2, D18). A device
+  // function ends in its return.
+  Opcode Last = F().IsKernel ? Opcode::Halt : Opcode::Return;
+  if (F().Insts.empty() || F().Insts.back().Op != Last ||
       F().Insts.back().Pseudo != LPseudo::None)
-    emit(LInst::make(Opcode::Halt, {}));
+    emit(LInst::make(Last, {}));
 }
 
 /// Whether \p I only computes its destinations: no memory access, no
@@ -328,6 +353,80 @@ static bool isAssemblyName(StringRef Name) {
   return !Name.starts_with("sr");
 }
 
+/// The `.param` descriptors of kernel \p MF (formats/wave-asm.md §9,
+/// formats/wbin.md "PARAMS"): `NAME, buffer, ELEM, ACCESS` for a
+/// ptr<device> with elem(T) (ACCESS read for readonly, write for
+/// writeonly, else readwrite), `NAME, scalar, TYPE` otherwise. NAME is the
+/// MIR parameter name, or `argI` for a positional one or one that is not
+/// an assembly identifier. Empty when a ptr<device> parameter has no
+/// elem(T): a kernel is described completely or not at all.
+static std::vector<std::string> paramLines(const mir::Function &MF) {
+  std::vector<std::string> Lines;
+  for (unsigned K = 0; K != MF.numArgs(); ++K) {
+    const mir::Argument &A = *MF.arg(K);
+    std::string Line = isAssemblyName(A.name())
+                           ? A.name().str()
+                           : "arg" + std::to_string(K);
+    if (A.type() == mir::Type::PtrDevice) {
+      if (!A.ElemType)
+        return {};
+      Line += ", buffer, " + mir::typeName(*A.ElemType).str() + ", " +
+              (A.ReadOnly    ? "read"
+               : A.WriteOnly ? "write"
+                             : "readwrite");
+    } else {
+      Line += ", scalar, " + mir::typeName(A.type()).str();
+    }
+    Lines.push_back(std::move(Line));
+  }
+  return Lines;
+}
+
+/// Makes every `ret` of \p MF a branch to one new exit block that holds
+/// the only `ret` (with a phi of the results): a device function compiled
+/// as `.func` ends in exactly one top-level `return` (formats/wave-asm.md
+/// §9), which the structurizer places at depth 0 when one block exits.
+static void mergeReturns(mir::Function &MF) {
+  SmallVector<mir::BasicBlock *, 4> Rets;
+  for (const std::unique_ptr<mir::BasicBlock> &BB : MF.blocks())
+    if (mir::Instruction *T = BB->terminator();
+        T && T->opcode() == mir::Opcode::Ret)
+      Rets.push_back(BB.get());
+  if (Rets.size() < 2)
+    return;
+  mir::BasicBlock *Exit = MF.addBlock("");
+  mir::Instruction *Phi = nullptr;
+  if (MF.returnType() != mir::Type::Void)
+    Phi = Exit->append(
+        mir::Instruction::create(mir::Opcode::Phi, MF.returnType()));
+  auto Ret = mir::Instruction::create(mir::Opcode::Ret, mir::Type::Void);
+  for (mir::BasicBlock *BB : Rets) {
+    mir::Instruction *T = BB->terminator();
+    if (Phi)
+      Phi->addIncoming(T->operand(0), BB);
+    Ret->setDebugLoc(T->debugLoc());
+    auto Br = mir::Instruction::create(mir::Opcode::Br, mir::Type::Void);
+    Br->setDebugLoc(T->debugLoc());
+    Br->addBlock(Exit);
+    T->dropAllOperands();
+    T->eraseFromParent();
+    BB->append(std::move(Br));
+  }
+  if (Phi)
+    Ret->addOperand(Phi);
+  Exit->append(std::move(Ret));
+}
+
+/// Whether any instruction of \p M has a source position.
+static bool hasDebugLocs(const mir::Module &M) {
+  for (const std::unique_ptr<mir::Function> &MF : M.functions())
+    for (const std::unique_ptr<mir::BasicBlock> &BB : MF->blocks())
+      for (const mir::Instruction &I : BB->insts())
+        if (I.debugLoc())
+          return true;
+  return false;
+}
+
 /// The deepest nesting of if/loop frames \p F reaches when it runs,
 /// counting the if/else a predicate copy prints as (LIR.cpp).
 static unsigned maxNesting(const LFunction &F) {
@@ -372,12 +471,28 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
   std::string Text;
   raw_string_ostream Out(Text);
   bool First = true;
+  // Source positions: file 1 is the module's source_filename; `.loc`
+  // directives refer to it (formats/wave-asm.md §9).
+  bool EmitLocs = !M.SourceFile.empty() && hasDebugLocs(M);
+  if (EmitLocs && Opts.Emit == EmitKind::Asm) {
+    Out << ".file 1 \"";
+    for (char C : M.SourceFile) {
+      if (C == '"' || C == '\\')
+        Out << '\\';
+      Out << C;
+    }
+    Out << "\"\n\n";
+  }
   for (const std::unique_ptr<mir::Function> &MF : M.functions()) {
-    if (!MF->isKernel())
+    // Kernels, and export funcs as `.func` (the others are inlined).
+    bool IsFunc = MF->linkage() == mir::Function::Linkage::Export;
+    if (!MF->isKernel() && !IsFunc)
       continue;
+    if (IsFunc)
+      mergeReturns(*MF);
     if (!isAssemblyName(MF->name()))
       return createStringError(
-          "kernel '@" + MF->name() +
+          (IsFunc ? "function '@" : "kernel '@") + MF->name() +
           "': the name cannot be written in WAVE assembly (an identifier "
           "of letters, digits and '_' not starting with rN, pN or sr; "
           "ISA.md §6.1)");
@@ -394,6 +509,9 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
       return SC.takeError();
     Layout(*SF, *SC).run();
     LFunction &F = SF->F;
+    if (F.IsKernel)
+      F.ParamLines = paramLines(*MF);
+    F.EmitLocs = EmitLocs && Opts.Emit == EmitKind::Asm;
     removeDeadCode(F);
     if (!First)
       Out << '\n';
@@ -412,6 +530,13 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
     if (!Stats)
       return Stats.takeError();
     removeEmptyArms(F);
+    if (!F.IsKernel && F.LocalMemory)
+      return createStringError(
+          "function '@" + F.Name + "': a device function compiled as "
+          "'.func' cannot use local memory, and " +
+          std::to_string(Stats->SpilledVRegs) +
+          " values spill there at --max-registers " +
+          std::to_string(Opts.MaxRegisters) + " (formats/wave-asm.md §9)");
     if (unsigned Depth = maxNesting(F); Depth > MaxControlDepth)
       return createStringError(
           "kernel '@" + F.Name + "': structured control flow nests " +

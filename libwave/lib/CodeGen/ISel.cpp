@@ -313,10 +313,15 @@ unsigned ISel::pred(const mir::Value *V) {
 
 void ISel::scanValues() {
   LFunction &L = F();
+  // Parameter i arrives in the next register slot: one register each, a
+  // pair for an f64 (formats/wave-asm.md §9; kernels take no f64).
+  unsigned Slot = 0;
   for (unsigned K = 0; K != MF.numArgs(); ++K) {
     const mir::Argument *A = MF.arg(K);
-    unsigned V = L.newVReg(RegClass::GPR, 1, A->name());
-    L.VRegs[V].Fixed = int16_t(K);
+    unsigned Size = A->type() == Type::F64 ? 2 : 1;
+    unsigned V = L.newVReg(RegClass::GPR, Size, A->name());
+    L.VRegs[V].Fixed = int16_t(Slot);
+    Slot += Size;
     VRegOf[A] = V;
   }
   for (const auto &BB : MF.blocks())
@@ -334,16 +339,24 @@ void ISel::scanValues() {
 }
 
 Expected<SelectedFunction> ISel::run() {
-  if (!MF.isKernel())
+  if (!MF.isKernel() && MF.linkage() != mir::Function::Linkage::Export)
     return make_error<mir::MIRDiagError>(
         MF.loc(), "function '@" + MF.name().str() +
                       "' is a device function; wave-ra compiles kernels "
-                      "and inlines the device functions they call");
+                      "and export funcs and inlines the other device "
+                      "functions they call");
+  if (!MF.isKernel())
+    for (const auto &BB : MF.blocks())
+      for (const mir::Instruction &I : *BB)
+        if (I.opcode() == mir::Opcode::Alloca)
+          return error(I, "a device function compiled as '.func' cannot "
+                          "use local memory, and this private variable "
+                          "would live there (formats/wave-asm.md §9)");
   splitEdges(MF);
 
   LFunction &L = F();
   L.Name = MF.name().str();
-  L.IsKernel = true;
+  L.IsKernel = MF.isKernel();
   L.WorkgroupSize = MF.WorkgroupSize;
   L.LocalMemory = MF.LocalMemory.value_or(0);
   L.NumParams = MF.numArgs();
@@ -452,19 +465,30 @@ Error ISel::selectBlock(BasicBlock &BB, SelectedBlock &SB) {
   Const64.clear();
   if (&BB == MF.entry())
     emitPrivatePrologue();
+  // Every LIR instruction made for I carries I's source position.
+  auto SetLoc = [&](size_t From, mir::Instruction::DebugLoc DL) {
+    if (DL)
+      for (size_t K = From; K != Out->size(); ++K) {
+        (*Out)[K].Line = DL.Line;
+        (*Out)[K].Col = DL.Col;
+      }
+  };
   for (const mir::Instruction &I : BB) {
+    size_t Start = Out->size();
     if (I.isPhi()) {
       Out->push_back(LInst::copy(def(I), PhiIn.lookup(&I),
                                  I.name().empty() ? "" : "%" + I.name().str()));
+      SetLoc(Start, I.debugLoc());
       continue;
     }
     if (I.opcode() == mir::Opcode::CondBr) {
       SB.CondVReg = pred(I.operand(0));
+      SetLoc(Start, I.debugLoc());
       continue;
     }
-    size_t Start = Out->size();
     if (Error E = select(I))
       return E;
+    SetLoc(Start, I.debugLoc());
     // Name the result on the last instruction that writes it.
     if (I.type() != Type::Void && !I.name().empty()) {
       unsigned D = def(I);
@@ -477,9 +501,16 @@ Error ISel::selectBlock(BasicBlock &BB, SelectedBlock &SB) {
       }
     }
   }
+  mir::Instruction::DebugLoc TermLoc;
+  if (const mir::Instruction *T = BB.terminator())
+    TermLoc = T->debugLoc();
+  SB.TermLine = TermLoc.Line;
+  SB.TermCol = TermLoc.Col;
   SmallVector<BasicBlock *, 2> Succs = distinctSuccs(&BB);
+  size_t Start = Out->size();
   if (Succs.size() == 1)
     phiCopies(BB, *Succs[0]);
+  SetLoc(Start, TermLoc);
   return Error::success();
 }
 
@@ -631,18 +662,38 @@ Error ISel::select(const mir::Instruction &I) {
     return Error::success();
   case Opcode::Call:
     // compileModule inlines every call first (CodeGen.h); what is left
-    // calls a recursive function.
+    // calls a declaration or a recursive function.
+    if (I.callee() && I.callee()->isDeclaration())
+      return error(I, "call to the declared function '@" +
+                          I.callee()->name() +
+                          "': wave-ra does not emit calls across objects "
+                          "yet (formats/wave-asm.md §9)");
     return error(I, "call to '@" +
                         (I.callee() ? I.callee()->name().str() : "?") +
                         "' cannot be inlined (the function is recursive); "
                         "wave-ra inlines every call because WAVE's "
                         "call/return act on whole waves (ISA.md §4.16)");
+  case Opcode::Ret:
+    // A device function's single ret (compileModule merged them) leaves
+    // the result in r0 (r0, r1 for f64) for its `return`
+    // (formats/wave-asm.md §9).
+    if (!MF.isKernel() && I.numOperands()) {
+      const mir::Value *V = I.operand(0);
+      unsigned Res = F().newVReg(RegClass::GPR, V->type() == Type::F64 ? 2 : 1,
+                                 "result");
+      F().VRegs[Res].Fixed = 0;
+      if (const auto *C = dyn_cast<mir::Constant>(V))
+        movConst(Res, *C);
+      else
+        copy(Res, gpr(V));
+    }
+    return Error::success();
   case Opcode::Phi:
   case Opcode::Br:
   case Opcode::CondBr:
-  case Opcode::Ret:
     // Phis and condbr are handled by selectBlock; br is an SCFG edge and a
-    // kernel's ret becomes a halt in the structurizer.
+    // ret becomes a halt (a kernel) or return (a function) in the
+    // structurizer.
     return Error::success();
   }
   return error(I, "operation '" + Twine(I.desc().Name) + "' has no lowering");

@@ -289,7 +289,12 @@ void printLInst(const LFunction &F, const LInst &I, raw_ostream &OS,
 void printLFunction(const LFunction &F, raw_ostream &OS, bool Virtual,
                     ArrayRef<std::string> FuncNames) {
   bool Phys = !Virtual && F.isAllocated();
-  OS << ".kernel " << F.Name << '\n';
+  // A device function is visible to other objects (`.global`) and called
+  // with the ABI of formats/wave-asm.md §9.
+  if (F.IsKernel)
+    OS << ".kernel " << F.Name << '\n';
+  else
+    OS << ".global " << F.Name << "\n.func " << F.Name << '\n';
   if (Phys)
     OS << ".registers " << F.RegistersUsed << '\n';
   if (F.WorkgroupSize)
@@ -297,6 +302,8 @@ void printLFunction(const LFunction &F, raw_ostream &OS, bool Virtual,
        << (*F.WorkgroupSize)[1] << ", " << (*F.WorkgroupSize)[2] << '\n';
   if (F.LocalMemory)
     OS << ".local_memory " << F.LocalMemory << '\n';
+  for (const std::string &P : F.ParamLines)
+    OS << ".param " << P << '\n';
   if (!Phys && F.NumParams) {
     OS << "; parameters:";
     for (unsigned P = 0; P != F.NumParams; ++P)
@@ -304,14 +311,28 @@ void printLFunction(const LFunction &F, raw_ostream &OS, bool Virtual,
          << (F.VRegs[P].Name.empty() ? "" : " (%" + F.VRegs[P].Name + ")");
     OS << '\n';
   }
-  LPrinter P(F, OS, Virtual, FuncNames);
+  std::string Line;
+  raw_string_ostream LineOS(Line);
+  LPrinter P(F, LineOS, Virtual, FuncNames);
   int Depth = 1;
+  // The source position printed last; an instruction without one (Line 0:
+  // allocator and structurizer code) keeps it.
+  uint32_t CurLine = 0, CurCol = 0;
   for (const LInst &I : F.Insts) {
     int Before, After;
     depthChange(I, Before, After);
     Depth = std::max(1, Depth + Before);
+    Line.clear();
     P.print(I, unsigned(Depth));
     Depth += After;
+    if (Line.empty())
+      continue; // a copy between identical registers prints nothing
+    if (F.EmitLocs && I.Line && (I.Line != CurLine || I.Col != CurCol)) {
+      OS << ".loc 1 " << I.Line << ' ' << I.Col << '\n';
+      CurLine = I.Line;
+      CurCol = I.Col;
+    }
+    OS << Line;
   }
   OS << ".end\n";
 }

@@ -326,7 +326,8 @@ void Allocator::splitParameters() {
   std::vector<LInst> Entry;
   for (const LInst &I : F.Insts)
     for (const LOperand &Op : I.Ops)
-      if (Op.isReg() && fixedOf(Op.V) >= 0 && NewOf[Op.V] < 0) {
+      if (Op.isReg() && Op.V < F.NumParams && fixedOf(Op.V) >= 0 &&
+          NewOf[Op.V] < 0) {
         VRegInfo Info = F.VRegs[Op.V];
         Info.Fixed = -1;
         F.VRegs.push_back(Info);
@@ -1063,6 +1064,13 @@ Error Allocator::rewrite(ArrayRef<unsigned> Spilled) {
     NewSlots += VI.Size;
   }
   if (NewSlots) {
+    // A `.func` has no local memory of its own (formats/wave-asm.md §9).
+    if (!F.IsKernel)
+      return error("needs " + Twine(NextSlot + NewSlots) +
+                   " spill slots at --max-registers " +
+                   Twine(Opts.MaxRegisters) +
+                   ", but a device function compiled as '.func' cannot "
+                   "use local memory (formats/wave-asm.md §9)");
     if (!F.WorkgroupSize)
       return error("needs " + Twine(NextSlot + NewSlots) +
                    " spill slots but has no workgroup_size attribute; spill "

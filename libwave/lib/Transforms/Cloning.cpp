@@ -34,6 +34,7 @@ SmallVector<BasicBlock *, 8> cloneBlocks(Function &Dst,
       auto C = Instruction::create(I.opcode(), I.type());
       C->setAuxType(I.auxType());
       C->setCallee(I.callee());
+      C->setDebugLoc(I.debugLoc());
       for (uint32_t Imm : I.imms())
         C->addImm(Imm);
       for (Value *Op : I.operands())

@@ -172,9 +172,11 @@ private:
         Rets.push_back({T->operand(0), NB});
       else
         Rets.push_back({nullptr, NB});
+      Instruction::DebugLoc RetLoc = T->debugLoc();
       T->dropAllOperands();
       T->eraseFromParent();
       auto Br = Instruction::create(Opcode::Br, Type::Void);
+      Br->setDebugLoc(RetLoc);
       Br->addBlock(Cont);
       NB->append(std::move(Br));
     }
@@ -186,6 +188,7 @@ private:
         Result = Rets[0].first;
       } else {
         auto Phi = Instruction::create(Opcode::Phi, Call.type());
+        Phi->setDebugLoc(Call.debugLoc());
         for (auto &[V, From] : Rets)
           Phi->addIncoming(V, From);
         Result = Cont->insert(Cont->begin(), std::move(Phi));
@@ -211,12 +214,15 @@ private:
         Zero->addOperand(F.constant(A->auxType(), 0));
         Zero->addOperand(A);
         Zero->setAuxType(Type::PtrPrivate);
+        Zero->setDebugLoc(Call.debugLoc());
         Body.front()->insert(ZeroPos, std::move(Zero));
       }
     // The call becomes a branch into the copy.
+    Instruction::DebugLoc CallLoc = Call.debugLoc();
     Call.dropAllOperands();
     Call.eraseFromParent();
     auto Br = Instruction::create(Opcode::Br, Type::Void);
+    Br->setDebugLoc(CallLoc);
     Br->addBlock(Body.front());
     BB->append(std::move(Br));
   }

@@ -375,9 +375,11 @@ private:
         BasicBlock *To =
             T->block(C + 1 < Copies ? S.InLoopSucc : 1 - S.InLoopSucc);
         BasicBlock *Holder = T->parent();
+        Instruction::DebugLoc TLoc = T->debugLoc();
         T->dropAllOperands();
         T->eraseFromParent();
         auto Br = Instruction::create(Opcode::Br, Type::Void);
+        Br->setDebugLoc(TLoc);
         Br->addBlock(To);
         Holder->append(std::move(Br));
       }
@@ -430,6 +432,7 @@ private:
       Instruction *&P = ExitPhi[Def];
       if (!P) {
         auto NP = Instruction::create(Opcode::Phi, Def->type());
+        NP->setDebugLoc(Def->debugLoc());
         for (unsigned C = 0; C < Copies; ++C)
           NP->addIncoming(Map(C, Def), Blk(C, S.Latch));
         P = S.Exit->insert(S.Exit->begin(), std::move(NP));

@@ -149,6 +149,7 @@ public:
           if (!LiveIn.count(Y) || !HasPhi.insert(Y).second)
             continue;
           auto Phi = Instruction::create(Opcode::Phi, Slots[K]->auxType());
+          Phi->setDebugLoc(Slots[K]->debugLoc()); // the variable's
           Instruction *P = Y->insert(Y->firstNonPhi(), std::move(Phi));
           PhiSlot[P] = K;
           BlockPhis[Y].push_back(P);

@@ -345,8 +345,10 @@ bool SCCPSolver::rewrite(PassStats &Stats, StringRef PassName) {
           if (Phi.block(K) == BB.get())
             Phi.removeOperand(K);
       }
+    Instruction::DebugLoc TLoc = T->debugLoc();
     T->eraseFromParent();
     auto Br = Instruction::create(Opcode::Br, Type::Void);
+    Br->setDebugLoc(TLoc);
     Br->addBlock(Taken);
     BB->append(std::move(Br));
     Stats.add(PassName, "branches folded");

@@ -101,6 +101,7 @@ private:
       if (Dropped)
         removePhiEntries(Dropped, BB.get());
       auto Br = Instruction::create(Opcode::Br, Type::Void);
+      Br->setDebugLoc(T->debugLoc());
       Br->addBlock(Taken);
       T->eraseFromParent();
       BB->append(std::move(Br));

@@ -85,6 +85,7 @@ private:
   /// Emits `Op T A, B` before \p Pos and returns it.
   static Instruction *emit(Instruction &Pos, Opcode Op, Value *A, Value *B) {
     auto N = Instruction::create(Op, Pos.type());
+    N->setDebugLoc(Pos.debugLoc()); // the replacement keeps the position
     N->addOperand(A);
     N->addOperand(B);
     return Pos.parent()->insert(Pos.getIterator(), std::move(N));
@@ -169,6 +170,7 @@ private:
   static Instruction *emit1(Instruction &Pos, Opcode Op, Type S, Value *A,
                             Type From = Type::Void) {
     auto N = Instruction::create(Op, S);
+    N->setDebugLoc(Pos.debugLoc());
     N->addOperand(A);
     if (From != Type::Void)
       N->setAuxType(From);
@@ -192,6 +194,7 @@ private:
       Cmp->addOperand(K(INT32_MIN));
       Cmp->addImm(unsigned(CmpPred::Eq));
       Cmp->setAuxType(Type::I32);
+      Cmp->setDebugLoc(I.debugLoc());
       Instruction *IsMin = I.parent()->insert(I.getIterator(), std::move(Cmp));
       if (IsDiv)
         return emit1(I, Opcode::Cvt, Type::I32, IsMin, Type::I1);
@@ -199,6 +202,7 @@ private:
       Sel->addOperand(IsMin);
       Sel->addOperand(K(0));
       Sel->addOperand(X);
+      Sel->setDebugLoc(I.debugLoc());
       return I.parent()->insert(I.getIterator(), std::move(Sel));
     }
     uint32_t AbsD = D < 0 ? 0u - uint32_t(D) : uint32_t(D);
@@ -229,6 +233,7 @@ private:
     auto Hi = Instruction::create(Opcode::MulHi, Type::U32);
     Hi->addOperand(XU);
     Hi->addOperand(F.constant(Type::U32, M));
+    Hi->setDebugLoc(I.debugLoc());
     Instruction *H = I.parent()->insert(I.getIterator(), std::move(Hi));
     Instruction *HS = emit1(I, Opcode::Bitcast, Type::I32, H, Type::U32);
     Instruction *Sign = emit(I, Opcode::AShr, X, K(31));

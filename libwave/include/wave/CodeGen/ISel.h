@@ -65,6 +65,10 @@ struct SelectedBlock {
   /// For a block ending in condbr: the predicate virtual register that
   /// holds the branch condition at the end of Body; ~0u otherwise.
   unsigned CondVReg = ~0u;
+  /// Source position of the block's terminator (MIR `!loc`; Line 0 when
+  /// unknown): the structured control instructions made of the branch
+  /// take it.
+  uint32_t TermLine = 0, TermCol = 0;
 };
 
 /// A function after instruction selection: the LFunction (virtual

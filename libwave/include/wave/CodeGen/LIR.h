@@ -121,6 +121,11 @@ struct LInst {
   /// Printed after the instruction as `; Comment` (the MIR value or source
   /// it came from); may be empty.
   std::string Comment;
+  /// Source position of the MIR instruction this one comes from (its
+  /// `!loc`, formats/mir.md "Source files and locations"); Line 0 when
+  /// unknown. Printed as `.loc 1 Line Col` where it changes
+  /// (formats/wave-asm.md §9).
+  uint32_t Line = 0, Col = 0;
 
   static LInst make(Opcode Op, std::initializer_list<LOperand> Ops,
                     llvm::StringRef Comment = "") {
@@ -174,8 +179,18 @@ struct LFunction {
   std::optional<std::array<uint32_t, 3>> WorkgroupSize;
   uint32_t LocalMemory = 0;
   /// Parameters: the first NumParams virtual registers, precoloured to
-  /// r0..r(NumParams-1) (DESIGN.md "Kernel ABI").
+  /// r0..r(NumParams-1) (DESIGN.md "Kernel ABI"; a device function's f64
+  /// parameter takes a pair, formats/wave-asm.md §9). Other precoloured
+  /// virtual registers (a device function's result in r0) are not split
+  /// at entry by the allocator.
   unsigned NumParams = 0;
+  /// `.param` descriptor lines of a kernel, without the directive
+  /// ("x, buffer, f32, read"), in parameter order; empty when a parameter
+  /// cannot be described (a ptr<device> without elem(T)).
+  std::vector<std::string> ParamLines;
+  /// Whether `.loc` directives are printed (the module has a
+  /// source_filename, emitted as `.file 1`).
+  bool EmitLocs = false;
 
   std::vector<VRegInfo> VRegs;
   std::vector<LInst> Insts;
