@@ -1,3 +1,5 @@
+; Relocatable input (wave-as -c); named .asm so that roundtrip.py, which
+; assembles every .wave without -c, leaves it alone.
 ; A relocatable object with a device function, an undefined function,
 ; parameter descriptors and a line table (for the extension-section tests).
 ; Layout by hand: lerp = fsub (8) + fma (8) + return (4) at 0x00, size 0x14;
