@@ -1249,3 +1249,97 @@ TEST(EmuDriver, Wave64FullMask) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Named launches (wave-run(1) "NAMED ARGUMENTS")
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+TEST(EmuNamedLaunch, SplitMix64MatchesTheReferenceSequence) {
+  // Vigna's splitmix64.c seeded with 0 starts with these outputs.
+  uint64_t S = 0;
+  EXPECT_EQ(splitMix64(S), 0xe220a8397b1dcdafull);
+  EXPECT_EQ(splitMix64(S), 0x6e789e6aa1b965f4ull);
+  EXPECT_EQ(splitMix64(S), 0x06c45d188009454full);
+}
+
+TEST(EmuNamedLaunch, SingleNumberDims) {
+  auto D = parseDims("64", "--grid");
+  ASSERT_TRUE(static_cast<bool>(D));
+  EXPECT_EQ(*D, (std::array<uint32_t, 3>{64, 1, 1}));
+}
+
+TEST(EmuNamedLaunch, ArgFormsAreToldApartByTheFirstSeparator) {
+  EXPECT_TRUE(isNamedArg("x=@a.f32"));
+  EXPECT_TRUE(isNamedArg("x=random:4:1"));
+  EXPECT_FALSE(isNamedArg("0:a=b"));
+  EXPECT_FALSE(isNamedArg("0x100:x.bin"));
+}
+
+TEST(EmuNamedLaunch, PrintRanges) {
+  auto P = parseNamedPrint("y[2:8]");
+  ASSERT_TRUE(static_cast<bool>(P));
+  EXPECT_EQ(P->Name, "y");
+  EXPECT_EQ(P->Start, 2u);
+  EXPECT_EQ(P->End, std::optional<uint64_t>(8));
+  P = parseNamedPrint("y[3]");
+  ASSERT_TRUE(static_cast<bool>(P));
+  EXPECT_EQ(P->Start, 3u);
+  EXPECT_EQ(P->End, std::optional<uint64_t>(4));
+  P = parseNamedPrint("y");
+  ASSERT_TRUE(static_cast<bool>(P));
+  EXPECT_FALSE(P->End.has_value());
+  for (const char *Bad : {"", "[1]", "y[1", "y[a:b]", "y[1]]"}) {
+    auto B = parseNamedPrint(Bad);
+    EXPECT_FALSE(static_cast<bool>(B)) << Bad;
+    llvm::consumeError(B.takeError());
+  }
+}
+
+TEST(EmuNamedLaunch, ScalarValues) {
+  auto V = [](const char *T, WbinType Ty) {
+    auto R = parseScalarValue(T, Ty, "p");
+    if (!R) {
+      llvm::consumeError(R.takeError());
+      return std::optional<uint32_t>();
+    }
+    return std::optional<uint32_t>(*R);
+  };
+  EXPECT_EQ(V("-5", WbinType::I32), 0xfffffffbu);
+  EXPECT_EQ(V("-0x80000000", WbinType::I32), 0x80000000u);
+  EXPECT_EQ(V("0x80000000", WbinType::I32), std::nullopt);
+  EXPECT_EQ(V("0x10", WbinType::U32), 16u);
+  EXPECT_EQ(V("+1", WbinType::U32), std::nullopt);
+  EXPECT_EQ(V("2.5", WbinType::F32), 0x40200000u);
+  EXPECT_EQ(V("-inf", WbinType::F32), 0xff800000u);
+  EXPECT_EQ(V("1e-50", WbinType::F32), 0u); // underflow is not an error
+  EXPECT_EQ(V("1e39", WbinType::F32), std::nullopt);
+  EXPECT_EQ(V("1", WbinType::F64), std::nullopt); // scalars are 32-bit
+}
+
+TEST(EmuNamedLaunch, LayoutIsInParameterOrderAt256ByteBoundaries) {
+  KernelInfo K;
+  K.Params = std::vector<WbinParam>{
+      {"x", WbinParamKind::Buffer, WbinType::F32, WbinAccessRead},
+      {"n", WbinParamKind::Scalar, WbinType::U32, WbinAccessRead},
+      {"y", WbinParamKind::Buffer, WbinType::F16, WbinAccessReadWrite}};
+  auto P = planLaunch(K, "k", {{"n", "7"}, {"y", "zeros:3"}, {"x", "iota:65"}});
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Buffers.size(), 2u);
+  EXPECT_EQ(P->Buffers[0].Offset, 256u); // 260 bytes: ends at 516
+  EXPECT_EQ(P->Buffers[1].Offset, 768u);
+  EXPECT_EQ(P->End, 774u);
+  using R = std::pair<unsigned, uint32_t>;
+  EXPECT_EQ(P->Regs, (std::vector<R>{{0, 256}, {1, 7}, {2, 768}}));
+}
+
+TEST(EmuNamedLaunch, FormatF64UsesTheDumpRules) {
+  EXPECT_EQ(formatF64(0.1), "0.1");
+  EXPECT_EQ(formatF64(1.0), "1.0");
+  EXPECT_EQ(formatF64(1e-5), "1e-5");
+  EXPECT_EQ(formatF64(-0.0), "-0.0");
+  EXPECT_EQ(formatF32(0.1f), "0.1");
+}
+
+} // namespace

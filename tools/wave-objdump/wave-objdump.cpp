@@ -1,7 +1,8 @@
 //===- wave-objdump.cpp - Inspect .wbin files -----------------------------===//
 //
 // wave-objdump [options] [FILE...]: prints the header and sections (-h),
-// symbols (-t), kernel metadata (--kernels), section contents (-s) and
+// symbols (-t), relocations (-r), kernel metadata (--kernels), parameter
+// descriptors (--params), the line table (-l), section contents (-s) and
 // disassembly (-d) of .wbin files, as text or --json. With no selection it
 // prints -h, -t and --kernels.
 //
@@ -26,12 +27,18 @@ int main(int Argc, char **Argv) {
   App->add_flag("-h,--section-headers,--headers", Opts.Headers,
                 "Display the file header and the section table");
   App->add_flag("-t,--syms", Opts.Symbols, "Display the symbol table");
+  App->add_flag("-r,--reloc", Opts.Relocs, "Display the relocations");
+  App->add_flag("--params", Opts.Params,
+                "Display each kernel's parameter descriptors");
+  App->add_flag("-l,--line-numbers", Opts.LineNumbers,
+                "Display the line table; with -d, source positions in the "
+                "disassembly");
   App->add_flag("--kernels", Opts.Kernels, "Display the kernel metadata table");
   App->add_flag("-s,--full-contents", Opts.Contents,
                 "Display the contents of every section in hex");
   App->add_flag("-d,--disassemble", Opts.Disassemble,
                 "Disassemble every kernel with offsets and raw words");
-  App->add_flag("-x,--all-headers", All, "Same as -h -t --kernels");
+  App->add_flag("-x,--all-headers", All, "Same as -h -t -r --kernels --params");
   App->add_flag("--json", JSON, "Print the selected facts as one JSON object");
   App->add_option("-o,--output", Output, "Write to FILE ('-' for stdout)")
       ->type_name("FILE");
@@ -40,9 +47,10 @@ int main(int Argc, char **Argv) {
 
   return runMain(*App, Argc, Argv, [&]() -> int {
     if (All)
-      Opts.Headers = Opts.Symbols = Opts.Kernels = true;
+      Opts.Headers = Opts.Symbols = Opts.Kernels = Opts.Relocs = Opts.Params =
+          true;
     if (!Opts.Headers && !Opts.Symbols && !Opts.Kernels && !Opts.Contents &&
-        !Opts.Disassemble)
+        !Opts.Disassemble && !Opts.Relocs && !Opts.Params && !Opts.LineNumbers)
       Opts.Headers = Opts.Symbols = Opts.Kernels = true;
     if (Inputs.empty())
       Inputs.push_back("-");

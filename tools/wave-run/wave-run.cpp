@@ -1,7 +1,8 @@
 //===- wave-run.cpp - Run a .wbin kernel on the reference emulator --------===//
 //
 // Thin driver over wave::emu (libwave/lib/Emu): parses the reference
-// emulator's command line (ISA.md §7.1, plus --kernel), loads the binary,
+// emulator's command line (ISA.md §7.1, plus --kernel and the named-launch
+// flags --arg NAME=VALUE, --out and --print), loads the binary,
 // calls runProgram() and maps the result to an exit status: 0 success,
 // 1 bad input file or kernel fault, 2 usage, 3 instruction limit.
 //
@@ -36,7 +37,7 @@ int main(int Argc, char **Argv) {
   std::string Grid = "1,1,1", Workgroup = "32,1,1", Registers = "32",
               LocalMem = "16384", DeviceMem = "1048576", WaveWidth = "32",
               MaxInstr = "10000000", Kernel;
-  std::vector<std::string> Args, SetRegs, FillZero, FillIota;
+  std::vector<std::string> Args, SetRegs, FillZero, FillIota, Outs, Prints;
   std::string DumpU32, DumpF32, DumpF16, DumpBf16, DumpMemory;
   RunOptions Opts;
 
@@ -56,9 +57,11 @@ int main(int Argc, char **Argv) {
                   "Local memory bytes per workgroup (default 16384; "
                   "metadata wins)")
       ->type_name("BYTES");
-  App->add_option("--device-memory", DeviceMem,
-                  "Device memory bytes (default 1048576)")
-      ->type_name("BYTES");
+  CLI::Option *DeviceMemOpt =
+      App->add_option("--device-memory", DeviceMem,
+                      "Device memory bytes (default 1048576; named "
+                      "launches grow it to fit)")
+          ->type_name("BYTES");
   App->add_option("--wave-width", WaveWidth,
                   "Lanes per wave, 1..64 (default 32)")
       ->type_name("N");
@@ -77,8 +80,13 @@ int main(int Argc, char **Argv) {
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
-  Repeat("--arg", Args, "OFFSET:FILE",
-         "Copy FILE into device memory (repeatable)");
+  Repeat("--arg", Args, "OFFSET:FILE|NAME=VALUE",
+         "Copy FILE into device memory, or give kernel parameter NAME a "
+         "value (repeatable)");
+  Repeat("--out", Outs, "NAME=FILE",
+         "Write buffer parameter NAME's final bytes to FILE (repeatable)");
+  Repeat("--print", Prints, "NAME[START:END]",
+         "Print elements of buffer parameter NAME (repeatable)");
   Repeat("--set-reg", SetRegs, "REG:VALUE",
          "Initial register value in every lane (repeatable)");
   Repeat("--fill-zero", FillZero, "OFFSET:TYPE:COUNT",
@@ -149,10 +157,26 @@ int main(int Argc, char **Argv) {
       else
         Try(F.takeError());
     for (const std::string &S : Args)
-      if (auto A = parseArg(S))
+      if (isNamedArg(S)) {
+        if (auto A = parseNamedArg(S))
+          Opts.NamedArgs.push_back(*A);
+        else
+          Try(A.takeError());
+      } else if (auto A = parseArg(S))
         Opts.Args.push_back(*A);
       else
         Try(A.takeError());
+    for (const std::string &S : Outs)
+      if (auto O = parseNamedOut(S))
+        Opts.Outs.push_back(*O);
+      else
+        Try(O.takeError());
+    for (const std::string &S : Prints)
+      if (auto P = parseNamedPrint(S))
+        Opts.Prints.push_back(*P);
+      else
+        Try(P.takeError());
+    Opts.DeviceMemoryExplicit = DeviceMemOpt->count() > 0;
     auto Dump = [&](const std::string &S, const char *What, auto &Dest) {
       if (S.empty())
         return;
@@ -182,9 +206,16 @@ int main(int Argc, char **Argv) {
       tool::printBinaryError(ToolName, Input, File.takeError());
       return tool::ExitInvalidInput;
     }
+    if (File->Relocatable) {
+      tool::printError(ToolName, "'" + tool::displayName(Input) +
+                                     "' is a relocatable object; link it "
+                                     "with wave-link");
+      return tool::ExitInvalidInput;
+    }
 
     int RC = tool::ExitSuccess;
-    Error RunErr = runProgram(*File, Opts, outs(), errs());
+    std::vector<OutputFile> Outputs;
+    Error RunErr = runProgram(*File, Opts, outs(), errs(), &Outputs);
     handleAllErrors(
         std::move(RunErr),
         [&](const EmuError &EE) {
@@ -196,6 +227,15 @@ int main(int Argc, char **Argv) {
           tool::printError(ToolName, EI.message());
           RC = tool::ExitUsage;
         });
+    for (const OutputFile &O : Outputs) // --out, only after a clean run
+      if (RC == tool::ExitSuccess)
+        RC = tool::exitCodeFor(tool::writeOutput(
+            ToolName, O.Path, /*Binary=*/true, /*Force=*/false,
+            [&](raw_ostream &OS) {
+              OS.write(reinterpret_cast<const char *>(O.Bytes.data()),
+                       O.Bytes.size());
+              return Error::success();
+            }));
     return RC;
   });
 }

@@ -57,7 +57,8 @@ static void printLine(raw_ostream &OS, const Inst &I, ArrayRef<uint8_t> Bytes,
 /// false). Offsets in errors are relative to \p Code.
 static Error printCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
                        const DisasmOptions &Opts, uint64_t FileBase,
-                       bool Labels) {
+                       bool Labels, const WbinFile *F = nullptr,
+                       uint32_t CodeBase = 0) {
   DenseSet<uint32_t> Targets;
   if (Labels) {
     DenseSet<uint64_t> Starts;
@@ -87,6 +88,16 @@ static Error printCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
       return I.takeError();
     if (Targets.contains(uint32_t(Off)))
       OS << getLocLabel(Off) << ":\n";
+    if (F && !Opts.NoDirectives) {
+      // A `.loc` wherever a line-table row starts, so that wave-as rebuilds
+      // the same rows (it adds one where the location changes).
+      uint32_t At = CodeBase + uint32_t(Off);
+      auto Row = llvm::partition_point(
+          F->Lines, [&](const WbinLine &L) { return L.Offset < At; });
+      if (Row != F->Lines.end() && Row->Offset == At)
+        OS << "    .loc " << Row->File + 1 << ' ' << Row->Line << ' '
+           << Row->Column << '\n';
+    }
     printLine(OS, *I, Code.slice(Off, I->length()), FileBase + Off, Opts);
     Off += I->length();
   }
@@ -100,12 +111,29 @@ Error disassembleCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
   return printCode(Code, OS, Opts, BaseOffset, /*Labels=*/false);
 }
 
+/// `"NAME"` with `\` and `"` escaped as wave-as reads them.
+static std::string quoted(StringRef Name) {
+  std::string S = "\"";
+  for (char C : Name) {
+    if (C == '"' || C == '\\')
+      S += '\\';
+    S += C;
+  }
+  return S + "\"";
+}
+
 Error disassemble(const WbinFile &F, raw_ostream &OS,
                   const DisasmOptions &Opts) {
   const uint64_t FileBase =
       F.Header.CodeOffset ? F.Header.CodeOffset : WbinHeaderSize;
   if (F.Kernels.empty())
     return printCode(F.Code, OS, Opts, FileBase, /*Labels=*/false);
+  // Source files of the line table, numbered from 1 in table order.
+  if (!Opts.NoDirectives && !F.SourceFiles.empty()) {
+    for (size_t I = 0; I != F.SourceFiles.size(); ++I)
+      OS << ".file " << I + 1 << ' ' << quoted(F.SourceFiles[I]) << '\n';
+    OS << '\n';
+  }
   for (unsigned KI = 0; KI != F.Kernels.size(); ++KI) {
     const KernelInfo &K = F.Kernels[KI];
     // The reader guarantees the range; stay safe for hand-built files.
@@ -124,8 +152,18 @@ Error disassemble(const WbinFile &F, raw_ostream &OS,
            << K.WorkgroupSize[1] << ", " << K.WorkgroupSize[2] << '\n';
       if (K.LocalMemorySize != 0)
         OS << ".local_memory " << K.LocalMemorySize << '\n';
+      if (K.Params)
+        for (const WbinParam &P : *K.Params) {
+          bool Buf = P.Kind == WbinParamKind::Buffer;
+          OS << ".param " << P.Name << ", " << (Buf ? "buffer" : "scalar")
+             << ", " << wbinTypeName(P.Type);
+          if (Buf)
+            OS << ", " << wbinAccessName(P.Access);
+          OS << '\n';
+        }
     }
-    if (Error E = printCode(Code, OS, Opts, FileBase + Begin, /*Labels=*/true))
+    if (Error E = printCode(Code, OS, Opts, FileBase + Begin, /*Labels=*/true,
+                            &F, uint32_t(Begin)))
       return rebase(std::move(E), Begin);
     if (!Opts.NoDirectives)
       OS << ".end\n";

@@ -18,14 +18,40 @@ using namespace llvm;
 
 namespace wave {
 
-std::vector<WbinSection> getSections(const WbinFile &F, uint64_t FileSize) {
+/// Name of extension section type \p Type (formats/wbin.md "Extension
+/// area": 1 strtab, 2 symtab, 3 reloc, 4 params, 5 lines).
+static std::string extSectionName(uint32_t Type) {
+  static const char *const Names[] = {"strtab", "symtab", "reloc", "params",
+                                      "lines"};
+  if (Type >= 1 && Type <= 5)
+    return Names[Type - 1];
+  return "ext." + std::to_string(Type);
+}
+
+std::vector<WbinSection> getSections(const WbinFile &F,
+                                     ArrayRef<uint8_t> Bytes) {
   const WbinHeader &H = F.Header;
+  const uint64_t FileSize = Bytes.size();
   std::vector<WbinSection> S;
   S.push_back({"header", 0, WbinHeaderSize});
   S.push_back({"code", H.CodeOffset, H.CodeSize});
   if (H.SymbolOffset != 0 || H.SymbolSize != 0)
     S.push_back({"symbols", H.SymbolOffset, H.SymbolSize});
   S.push_back({"metadata", H.MetadataOffset, H.MetadataSize});
+  // The extension directory: "WEXT", a u32 count, then (type, offset, size)
+  // u32 triples. readWbin() has checked that the directory and every
+  // section it lists lie inside the file, and WbinFile keeps only the
+  // decoded contents, so the ranges are read back here.
+  if (F.ExtensionOffset) {
+    uint64_t Dir = F.ExtensionOffset;
+    uint32_t Count = readLE32(Bytes.data() + Dir + 4);
+    S.push_back({"extdir", Dir, 8 + 12 * uint64_t(Count)});
+    for (uint32_t I = 0; I != Count; ++I) {
+      const uint8_t *E = Bytes.data() + Dir + 8 + 12 * uint64_t(I);
+      S.push_back(
+          {extSectionName(readLE32(E)), readLE32(E + 4), readLE32(E + 8)});
+    }
+  }
   uint64_t End = 0;
   for (const WbinSection &X : S)
     End = std::max(End, X.Offset + X.Size);
@@ -38,11 +64,23 @@ std::vector<WbinSection> getSections(const WbinFile &F, uint64_t FileSize) {
   return S;
 }
 
+std::vector<std::string> decodeWbinFlags(uint16_t Flags) {
+  std::vector<std::string> Names;
+  if (Flags & WbinFlagExtensions)
+    Names.push_back("extensions");
+  if (Flags & WbinFlagRelocatable)
+    Names.push_back("relocatable");
+  if (uint16_t Rest = Flags & ~(WbinFlagExtensions | WbinFlagRelocatable))
+    Names.push_back(formatv("{0:x4}", Rest).str());
+  return Names;
+}
+
 namespace {
 
 /// One instruction of a kernel's code, or the decode failure that ended it.
 struct DisasmLine {
   uint64_t FileOffset;
+  uint32_t CodeOffset; ///< code-section relative.
   std::vector<uint32_t> Words;
   std::string Text;
   bool Invalid = false;
@@ -56,6 +94,7 @@ std::vector<DisasmLine> disassembleKernel(const WbinFile &F,
   for (uint64_t Off = 0; Off < Code.size();) {
     DisasmLine L;
     L.FileOffset = Base + Off;
+    L.CodeOffset = uint32_t(K.CodeOffset + Off);
     Expected<Inst> I = decodeInst(Code, Off);
     if (!I) {
       L.Invalid = true;
@@ -78,6 +117,66 @@ std::vector<DisasmLine> disassembleKernel(const WbinFile &F,
   return Lines;
 }
 
+/// "FILE:LINE:COL" of a line-table row (":COL" left out when 0).
+std::string locString(const WbinFile &F, const WbinLine &L) {
+  std::string S = F.SourceFiles[L.File] + ":" + std::to_string(L.Line);
+  if (L.Column)
+    S += ":" + std::to_string(L.Column);
+  return S;
+}
+
+const char *bindingName(WbinBinding B) {
+  return B == WbinBinding::Global ? "global" : "local";
+}
+
+const char *symbolKindName(WbinSymbolKind K) {
+  switch (K) {
+  case WbinSymbolKind::Kernel:
+    return "kernel";
+  case WbinSymbolKind::Function:
+    return "function";
+  case WbinSymbolKind::Label:
+    return "label";
+  }
+  return "?";
+}
+
+/// "SYM", "SYM+N" or "SYM-N" for a relocation.
+std::string relocTarget(const WbinFile &F, const WbinReloc &R) {
+  std::string S = F.Symbols[R.Symbol].Name;
+  if (R.Addend > 0)
+    S += "+" + std::to_string(R.Addend);
+  else if (R.Addend < 0)
+    S += std::to_string(R.Addend);
+  return S;
+}
+
+/// The units -d shows: every kernel, then every defined function symbol
+/// (device functions of a relocatable object or a library), as a
+/// KernelInfo with a name, code offset and size.
+std::vector<std::pair<const char *, KernelInfo>>
+disasmUnits(const WbinFile &F) {
+  std::vector<std::pair<const char *, KernelInfo>> U;
+  for (const KernelInfo &K : F.Kernels)
+    U.emplace_back("kernel", K);
+  for (const WbinSymbol &Sym : F.Symbols)
+    if (Sym.Defined && Sym.Kind == WbinSymbolKind::Function) {
+      KernelInfo K;
+      K.Name = Sym.Name;
+      K.CodeOffset = Sym.Offset;
+      K.CodeSize = Sym.Size;
+      U.emplace_back("function", K);
+    }
+  return U;
+}
+
+/// The relocation of the instruction at code-section offset \p Off, or null.
+const WbinReloc *relocAt(const WbinFile &F, uint32_t Off) {
+  auto It = llvm::partition_point(
+      F.Relocs, [&](const WbinReloc &R) { return R.Offset < Off; });
+  return It != F.Relocs.end() && It->Offset == Off ? &*It : nullptr;
+}
+
 std::string workgroupString(const KernelInfo &K) {
   return (Twine(K.WorkgroupSize[0]) + "," + Twine(K.WorkgroupSize[1]) + "," +
           Twine(K.WorkgroupSize[2]))
@@ -94,21 +193,52 @@ void dumpText(raw_ostream &OS, StringRef FileName, const WbinFile &F,
     OS << "\nHeader:\n"
        << "  magic            WAVE\n"
        << "  version          " << H.Version << "\n"
-       << "  flags            " << format("0x%04x", H.Flags) << "\n"
+       << "  flags            " << format("0x%04x", H.Flags);
+    std::vector<std::string> FlagNames = decodeWbinFlags(H.Flags);
+    if (!FlagNames.empty()) {
+      OS << " (";
+      for (size_t I = 0; I != FlagNames.size(); ++I)
+        OS << (I ? ", " : "") << FlagNames[I];
+      OS << ")";
+    }
+    OS << "\n"
        << "  kernels          " << F.Kernels.size() << "\n"
        << "\nSections:\n"
        << "Idx Name       Offset     Size\n";
     unsigned Idx = 0;
-    for (const WbinSection &S : getSections(F, Bytes.size()))
+    for (const WbinSection &S : getSections(F, Bytes))
       OS << format("%3u %-10s 0x%08llx 0x%08llx\n", Idx++, S.Name.c_str(),
                    (unsigned long long)S.Offset, (unsigned long long)S.Size);
   }
-  if (Opts.Symbols) {
+  if (Opts.Symbols && F.Symbols.empty()) {
+    // A reference-format file: the kernel table is the symbol table.
     OS << "\nSymbol table:\n"
        << "Value      Size       Type   Name\n";
     for (const KernelInfo &K : F.Kernels)
       OS << format("0x%08x 0x%08x kernel ", K.CodeOffset, K.CodeSize)
          << K.Name << "\n";
+  } else if (Opts.Symbols) {
+    // The extension SYMTAB; values are code-section offsets.
+    OS << "\nSymbol table:\n"
+       << "Value      Size       Bind   Kind     Regs CallBase Name\n";
+    for (const WbinSymbol &Sym : F.Symbols) {
+      if (Sym.Defined)
+        OS << format("0x%08x ", Sym.Offset);
+      else
+        OS << "UND        ";
+      OS << format("0x%08x %-6s %-8s %4u %8u ", Sym.Size,
+                   bindingName(Sym.Binding), symbolKindName(Sym.Kind),
+                   Sym.Registers, Sym.CallBase)
+         << Sym.Name << "\n";
+    }
+  }
+  if (Opts.Relocs) {
+    OS << "\nRelocations:\n"
+       << "Offset     Type Symbol\n";
+    for (const WbinReloc &R : F.Relocs)
+      OS << format("0x%08x ", R.Offset)
+         << (R.Type == WbinRelocType::Call ? "CALL" : "?") << " "
+         << relocTarget(F, R) << "\n";
   }
   if (Opts.Kernels) {
     OS << "\nKernels:\n"
@@ -120,21 +250,60 @@ void dumpText(raw_ostream &OS, StringRef FileName, const WbinFile &F,
                    K.CodeSize)
          << K.Name << "\n";
   }
+  if (Opts.Params) {
+    for (const KernelInfo &K : F.Kernels) {
+      OS << "\nParameters of kernel '" << K.Name << "':\n";
+      if (!K.Params) {
+        OS << "  (no descriptors)\n";
+        continue;
+      }
+      OS << "Reg  Kind   Type Access    Name\n";
+      unsigned Reg = 0;
+      for (const WbinParam &P : *K.Params) {
+        bool Buf = P.Kind == WbinParamKind::Buffer;
+        OS << format("r%-3u %-6s %-4s %-9s ", Reg++, Buf ? "buffer" : "scalar",
+                     wbinTypeName(P.Type).str().c_str(),
+                     Buf ? wbinAccessName(P.Access).str().c_str() : "-")
+           << P.Name << "\n";
+      }
+    }
+  }
+  if (Opts.LineNumbers && !Opts.Disassemble) {
+    OS << "\nLine table:\n"
+       << "Offset     Location\n";
+    for (const WbinLine &L : F.Lines) {
+      OS << format("0x%08x ", L.Offset);
+      if (L.Line)
+        OS << locString(F, L) << "\n";
+      else
+        OS << "-\n";
+    }
+  }
   if (Opts.Contents) {
-    for (const WbinSection &S : getSections(F, Bytes.size())) {
+    for (const WbinSection &S : getSections(F, Bytes)) {
       OS << "\nContents of section " << S.Name << ":\n";
       printHexRows(OS, Bytes.slice(S.Offset, S.Size), S.Offset);
     }
   }
   if (Opts.Disassemble) {
-    for (const KernelInfo &K : F.Kernels) {
-      OS << "\nDisassembly of kernel '" << K.Name << "':\n";
+    for (const auto &[What, K] : disasmUnits(F)) {
+      OS << "\nDisassembly of " << What << " '" << K.Name << "':\n";
+      const WbinLine *Last = nullptr;
       for (const DisasmLine &L : disassembleKernel(F, K)) {
+        if (Opts.LineNumbers) {
+          const WbinLine *Row = F.lineFor(L.CodeOffset);
+          if (Row && Row != Last)
+            OS << "  ; " << locString(F, *Row) << "\n";
+          Last = Row;
+        }
         OS << format("  %06llx:", (unsigned long long)L.FileOffset);
         std::string Padded;
         for (uint32_t W : L.Words)
           Padded += formatv(" {0:x-8}", W).str();
-        OS << format("%-19s", Padded.c_str()) << "  " << L.Text << "\n";
+        OS << format("%-19s", Padded.c_str()) << "  " << L.Text;
+        if (const WbinReloc *R = relocAt(F, L.CodeOffset))
+          OS << "  ; CALL " << relocTarget(F, *R);
+        OS << "\n";
       }
     }
   }
@@ -151,6 +320,10 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
         J.attribute("magic", "WAVE");
         J.attribute("version", H.Version);
         J.attribute("flags", H.Flags);
+        J.attributeArray("flag_names", [&] {
+          for (const std::string &N : decodeWbinFlags(H.Flags))
+            J.value(N);
+        });
         J.attribute("code_offset", H.CodeOffset);
         J.attribute("code_size", H.CodeSize);
         J.attribute("symbol_offset", H.SymbolOffset);
@@ -159,7 +332,7 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
         J.attribute("metadata_size", H.MetadataSize);
       });
       J.attributeArray("sections", [&] {
-        for (const WbinSection &S : getSections(F, Bytes.size()))
+        for (const WbinSection &S : getSections(F, Bytes))
           J.object([&] {
             J.attribute("name", S.Name);
             J.attribute("offset", int64_t(S.Offset));
@@ -167,7 +340,21 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
           });
       });
     }
-    if (Opts.Symbols)
+    if (Opts.Symbols && !F.Symbols.empty())
+      J.attributeArray("symbols", [&] {
+        for (const WbinSymbol &Sym : F.Symbols)
+          J.object([&] {
+            J.attribute("name", Sym.Name);
+            J.attribute("type", symbolKindName(Sym.Kind));
+            J.attribute("binding", bindingName(Sym.Binding));
+            J.attribute("defined", Sym.Defined);
+            J.attribute("value", Sym.Offset);
+            J.attribute("size", Sym.Size);
+            J.attribute("registers", Sym.Registers);
+            J.attribute("call_base", Sym.CallBase);
+          });
+      });
+    else if (Opts.Symbols)
       J.attributeArray("symbols", [&] {
         for (const KernelInfo &K : F.Kernels)
           J.object([&] {
@@ -193,9 +380,60 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
             J.attribute("code_size", K.CodeSize);
           });
       });
+    if (Opts.Relocs)
+      J.attributeArray("relocations", [&] {
+        for (const WbinReloc &R : F.Relocs)
+          J.object([&] {
+            J.attribute("offset", R.Offset);
+            J.attribute("type", "CALL");
+            J.attribute("symbol", F.Symbols[R.Symbol].Name);
+            J.attribute("symbol_index", R.Symbol);
+            J.attribute("addend", int64_t(R.Addend));
+          });
+      });
+    if (Opts.Params)
+      J.attributeArray("params", [&] {
+        for (const KernelInfo &K : F.Kernels)
+          J.object([&] {
+            J.attribute("kernel", K.Name);
+            if (!K.Params) {
+              J.attribute("parameters", nullptr);
+              return;
+            }
+            J.attributeArray("parameters", [&] {
+              unsigned Reg = 0;
+              for (const WbinParam &P : *K.Params)
+                J.object([&] {
+                  bool Buf = P.Kind == WbinParamKind::Buffer;
+                  J.attribute("register", Reg++);
+                  J.attribute("name", P.Name);
+                  J.attribute("kind", Buf ? "buffer" : "scalar");
+                  J.attribute("type", wbinTypeName(P.Type));
+                  if (Buf)
+                    J.attribute("access", wbinAccessName(P.Access));
+                });
+            });
+          });
+      });
+    if (Opts.LineNumbers)
+      J.attributeObject("lines", [&] {
+        J.attributeArray("files", [&] {
+          for (const std::string &N : F.SourceFiles)
+            J.value(N);
+        });
+        J.attributeArray("rows", [&] {
+          for (const WbinLine &L : F.Lines)
+            J.object([&] {
+              J.attribute("offset", L.Offset);
+              J.attribute("file", L.File);
+              J.attribute("line", L.Line);
+              J.attribute("column", L.Column);
+            });
+        });
+      });
     if (Opts.Contents)
       J.attributeArray("contents", [&] {
-        for (const WbinSection &S : getSections(F, Bytes.size()))
+        for (const WbinSection &S : getSections(F, Bytes))
           J.object([&] {
             J.attribute("name", S.Name);
             J.attribute("offset", int64_t(S.Offset));
@@ -207,9 +445,9 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
       });
     if (Opts.Disassemble)
       J.attributeArray("disassembly", [&] {
-        for (const KernelInfo &K : F.Kernels)
+        for (const auto &[What, K] : disasmUnits(F))
           J.object([&] {
-            J.attribute("kernel", K.Name);
+            J.attribute(What, K.Name);
             J.attributeArray("instructions", [&] {
               for (const DisasmLine &L : disassembleKernel(F, K))
                 J.object([&] {
@@ -219,6 +457,11 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
                       J.value(W);
                   });
                   J.attribute(L.Invalid ? "error" : "text", L.Text);
+                  if (Opts.LineNumbers)
+                    if (const WbinLine *Row = F.lineFor(L.CodeOffset))
+                      J.attribute("loc", locString(F, *Row));
+                  if (const WbinReloc *R = relocAt(F, L.CodeOffset))
+                    J.attribute("reloc", relocTarget(F, *R));
                 });
             });
           });

@@ -288,7 +288,7 @@ bool EmulatorImpl::fault(const Wave &Wv, const DInst &I, int Lane,
   std::string Msg = "kernel '" + Name + "': " + What + " " + where(Wv, I, Lane);
   if (Detail && *Detail)
     Msg += std::string(": ") + Detail;
-  Fault.emplace(EmuErrorKind::Fault, std::move(Msg));
+  Fault.emplace(EmuErrorKind::Fault, std::move(Msg), I.PC);
   return false;
 }
 
@@ -334,7 +334,7 @@ bool EmulatorImpl::limitFault(uint64_t Steps, const DInst &I) {
   OS << "instruction limit exceeded: " << Steps
      << " instructions (limit: " << Cfg.MaxInstructions << ") at PC "
      << format("0x%08x", I.PC);
-  Fault.emplace(EmuErrorKind::Limit, std::move(Msg));
+  Fault.emplace(EmuErrorKind::Limit, std::move(Msg), I.PC);
   return false;
 }
 

@@ -10,6 +10,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <type_traits>
 
 namespace wave::emu {
 
@@ -66,7 +67,9 @@ uint16_t f32BitsToF16(uint32_t X) {
   return uint16_t(Half);
 }
 
-std::string formatF32(float F) {
+/// The §7.3 format for float or double: the same rules, with each type's
+/// own shortest round-trip digits.
+template <typename T> static std::string formatFloat(T F) {
   if (std::isnan(F))
     return "NaN";
   if (std::isinf(F))
@@ -74,17 +77,17 @@ std::string formatF32(float F) {
   std::string Out;
   if (std::signbit(F))
     Out += '-';
-  float A = std::fabs(F);
-  if (A == 0.0f)
+  T A = std::fabs(F);
+  if (A == T(0))
     return Out + "0.0";
   // Shortest round-trip digits in scientific form: d[.ddd]e[-]XX.
   char Buf[64];
   auto R =
       std::to_chars(Buf, Buf + sizeof(Buf), A, std::chars_format::scientific);
-  std::string Sci(Buf, R.ptr);
-  size_t EPos = Sci.find('e');
-  std::string Mant = Sci.substr(0, EPos);
-  int Exp10 = std::stoi(Sci.substr(EPos + 1)); // |x| = d.ddd × 10^Exp10
+  std::string SciText(Buf, R.ptr);
+  size_t EPos = SciText.find('e');
+  std::string Mant = SciText.substr(0, EPos);
+  int Exp10 = std::stoi(SciText.substr(EPos + 1)); // |x| = d.ddd × 10^Exp10
   std::string Digits;
   for (char C : Mant)
     if (C != '.')
@@ -92,7 +95,12 @@ std::string formatF32(float F) {
   // ISA.md §7.3 writes |x| = 0.d1...dn × 10^E, so E = Exp10 + 1.
   int E = Exp10 + 1;
   int N = int(Digits.size());
-  if (A < 1.0e-4f || A >= 1.0e16f) {
+  bool Sci;
+  if constexpr (std::is_same_v<T, float>)
+    Sci = A < 1.0e-4f || A >= 1.0e16f;
+  else
+    Sci = A < 1.0e-4 || A >= 1.0e16;
+  if (Sci) {
     Out += Digits[0];
     if (N > 1) {
       Out += '.';
@@ -117,5 +125,9 @@ std::string formatF32(float F) {
   }
   return Out;
 }
+
+std::string formatF32(float F) { return formatFloat(F); }
+
+std::string formatF64(double F) { return formatFloat(F); }
 
 } // namespace wave::emu

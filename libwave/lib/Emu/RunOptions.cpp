@@ -12,8 +12,12 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 using namespace llvm;
@@ -46,11 +50,12 @@ Expected<uint64_t> parseNumber(StringRef Text, StringRef What, uint64_t Max) {
 Expected<std::array<uint32_t, 3>> parseDims(StringRef Text, StringRef What) {
   SmallVector<StringRef, 4> Parts;
   Text.split(Parts, ',');
-  if (Parts.size() != 3)
+  if (Parts.size() != 3 && Parts.size() != 1)
     return bad("invalid " + What + " '" + Text +
-               "': expected three comma-separated numbers X,Y,Z");
-  std::array<uint32_t, 3> D;
-  for (unsigned I = 0; I != 3; ++I) {
+               "': expected three comma-separated numbers X,Y,Z or one "
+               "number X");
+  std::array<uint32_t, 3> D = {1, 1, 1};
+  for (unsigned I = 0; I != Parts.size(); ++I) {
     auto V = parseNumber(Parts[I], What, UINT32_MAX);
     if (!V)
       return V.takeError();
@@ -143,6 +148,412 @@ Expected<unsigned> resolveKernel(const WbinFile &File, StringRef Spec) {
   return unsigned(I);
 }
 
+//===----------------------------------------------------------------------===//
+// Named launches
+//===----------------------------------------------------------------------===//
+
+bool isNamedArg(StringRef Text) {
+  size_t Eq = Text.find('='), Colon = Text.find(':');
+  return Eq != StringRef::npos && (Colon == StringRef::npos || Eq < Colon);
+}
+
+Expected<NamedArg> parseNamedArg(StringRef Text) {
+  auto [Name, Value] = Text.split('=');
+  if (Name.empty() || Value.empty())
+    return bad("invalid --arg '" + Text + "': expected NAME=VALUE");
+  return NamedArg{Name.str(), Value.str()};
+}
+
+Expected<NamedOut> parseNamedOut(StringRef Text) {
+  auto [Name, Path] = Text.split('=');
+  if (!Text.contains('=') || Name.empty() || Path.empty())
+    return bad("invalid --out '" + Text + "': expected NAME=FILE");
+  return NamedOut{Name.str(), Path.str()};
+}
+
+Expected<NamedPrint> parseNamedPrint(StringRef Text) {
+  NamedPrint P;
+  size_t Open = Text.find('[');
+  StringRef Name = Text.take_front(Open);
+  auto Bad = [&] {
+    return bad("invalid --print '" + Text +
+               "': expected NAME, NAME[INDEX] or NAME[START:END]");
+  };
+  if (Name.empty() || Name.contains(']'))
+    return Bad();
+  P.Name = Name.str();
+  if (Open == StringRef::npos)
+    return P;
+  StringRef Range = Text.drop_front(Open + 1);
+  if (!Range.consume_back("]") || Range.contains('[') || Range.contains(']'))
+    return Bad();
+  auto Num = [&](StringRef S) { return parseNumber(S, "--print index"); };
+  if (!Range.contains(':')) {
+    auto I = Num(Range);
+    if (!I)
+      return I.takeError();
+    if (*I == UINT64_MAX)
+      return Bad();
+    P.Start = *I;
+    P.End = *I + 1;
+    return P;
+  }
+  auto [L, R] = Range.split(':');
+  if (!L.empty()) {
+    auto S = Num(L);
+    if (!S)
+      return S.takeError();
+    P.Start = *S;
+  }
+  if (!R.empty()) {
+    auto E = Num(R);
+    if (!E)
+      return E.takeError();
+    P.End = *E;
+  }
+  return P;
+}
+
+/// Parses a decimal or hexadecimal float of type T with strtof/strtod:
+/// the whole text must be consumed; a finite value that overflows is an
+/// error (an underflow to a subnormal or zero is not).
+template <typename T>
+static std::optional<T> parseFloatText(StringRef Text, bool &Overflow) {
+  Overflow = false;
+  if (Text.empty() || isSpace(Text[0]))
+    return std::nullopt;
+  std::string S = Text.str();
+  char *EndP = nullptr;
+  errno = 0;
+  T V;
+  if constexpr (std::is_same_v<T, float>)
+    V = std::strtof(S.c_str(), &EndP);
+  else
+    V = std::strtod(S.c_str(), &EndP);
+  if (EndP != S.c_str() + S.size())
+    return std::nullopt;
+  if (errno == ERANGE && std::isinf(V)) {
+    Overflow = true;
+    return std::nullopt;
+  }
+  return V;
+}
+
+/// Rounds the f32 with bits \p F to bfloat16, nearest even (NaN stays a
+/// quiet NaN). The ISA's cvt truncates (D35); values a user writes round.
+static uint16_t f32BitsToBf16Nearest(uint32_t F) {
+  if ((F & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((F >> 16) | 0x40);
+  return uint16_t((F + 0x7fffu + ((F >> 16) & 1)) >> 16);
+}
+
+Expected<uint32_t> parseScalarValue(StringRef Text, WbinType T,
+                                    StringRef What) {
+  auto Invalid = [&](const Twine &Expected) {
+    return bad(What + ": invalid value '" + Text + "': expected " + Expected);
+  };
+  auto Range = [&](const Twine &Bounds) {
+    return bad(What + ": value '" + Text + "' is out of range (" + Bounds +
+               ")");
+  };
+  auto Int = [&](StringRef Digits, uint64_t &V) {
+    unsigned Radix = 10;
+    if (Digits.starts_with("0x") || Digits.starts_with("0X")) {
+      Digits = Digits.drop_front(2);
+      Radix = 16;
+    }
+    // getAsInteger would accept a sign of its own.
+    if (Digits.empty() || !llvm::all_of(Digits, [&](char C) {
+          return Radix == 16 ? isHexDigit(C) : isDigit(C);
+        }))
+      return false;
+    // Too many digits for 64 bits is out of range, not malformed.
+    if (Digits.getAsInteger(Radix, V))
+      V = UINT64_MAX;
+    return true;
+  };
+  switch (T) {
+  case WbinType::U32: {
+    uint64_t V;
+    if (!Int(Text, V))
+      return Invalid("an unsigned integer (decimal or 0x hex)");
+    if (V > UINT32_MAX)
+      return Range("0 to 4294967295");
+    return uint32_t(V);
+  }
+  case WbinType::I32: {
+    StringRef Mag = Text;
+    bool Neg = Mag.consume_front("-");
+    uint64_t V;
+    if (!Int(Mag, V))
+      return Invalid("an integer (decimal or 0x hex, optionally negative)");
+    if (V > (Neg ? 0x80000000ull : 0x7fffffffull))
+      return Range("-2147483648 to 2147483647");
+    return uint32_t(Neg ? -int64_t(V) : int64_t(V));
+  }
+  case WbinType::F32: {
+    bool Overflow;
+    std::optional<float> V = parseFloatText<float>(Text, Overflow);
+    if (Overflow)
+      return Range("finite f32 values are at most 3.4028235e38 in magnitude");
+    if (!V)
+      return Invalid("a number such as 2.5, -1e-3, inf or nan");
+    return f32Bits(*V);
+  }
+  default:
+    return bad(What + ": a scalar must be i32, u32 or f32, not " +
+               wbinTypeName(T));
+  }
+}
+
+uint64_t splitMix64(uint64_t &State) {
+  uint64_t Z = (State += 0x9e3779b97f4a7c15ull);
+  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
+  return Z ^ (Z >> 31);
+}
+
+/// Appends \p Size little-endian bytes of \p V to \p Out.
+static void appendLE(std::vector<uint8_t> &Out, uint64_t V, unsigned Size) {
+  for (unsigned I = 0; I != Size; ++I)
+    Out.push_back(uint8_t(V >> (8 * I)));
+}
+
+/// The bits of \p D as an element of the float type \p T (f32, f64, f16 or
+/// bf16), rounded to nearest even.
+static uint64_t floatElementBits(double D, WbinType T) {
+  switch (T) {
+  case WbinType::F64:
+    return std::bit_cast<uint64_t>(D);
+  case WbinType::F16:
+    return f32BitsToF16(f32Bits(float(D)));
+  case WbinType::BF16:
+    return f32BitsToBf16Nearest(f32Bits(float(D)));
+  default:
+    return f32Bits(float(D));
+  }
+}
+
+static bool isFloatType(WbinType T) {
+  return T == WbinType::F32 || T == WbinType::F64 || T == WbinType::F16 ||
+         T == WbinType::BF16;
+}
+
+Expected<std::vector<uint8_t>> makeBuffer(StringRef Value, WbinType Elem,
+                                          StringRef What) {
+  unsigned Size = wbinTypeSize(Elem);
+  std::vector<uint8_t> Out;
+  if (Value.starts_with("@")) {
+    StringRef Path = Value.drop_front();
+    if (Path.empty())
+      return bad(What + ": '@' needs a file name");
+    auto Buf = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return createStringError(Buf.getError(), "%s: file '%s': %s",
+                               What.str().c_str(), Path.str().c_str(),
+                               Buf.getError().message().c_str());
+    StringRef B = (*Buf)->getBuffer();
+    if (B.size() % Size)
+      return bad(What + ": file '" + Path + "' has " + Twine(B.size()) +
+                 " bytes, not a multiple of the " + Twine(Size) + "-byte " +
+                 wbinTypeName(Elem) + " element");
+    Out.assign(B.begin(), B.end());
+    return Out;
+  }
+  SmallVector<StringRef, 4> Parts;
+  Value.split(Parts, ':');
+  StringRef Kind = Parts[0];
+  unsigned Want = Kind == "zeros" || Kind == "iota"    ? 2
+                  : Kind == "random" || Kind == "fill" ? 3
+                                                       : 0;
+  if (!Want)
+    return bad(What + ": invalid value '" + Value +
+               "': expected @FILE, zeros:N, iota:N, random:N:SEED or "
+               "fill:N:VALUE");
+  if (Parts.size() != Want)
+    return bad(What + ": invalid value '" + Value + "': expected " + Kind +
+               (Want == 2          ? ":N"
+                : Kind == "random" ? ":N:SEED"
+                                   : ":N:VALUE"));
+  auto N = parseNumber(Parts[1], (What + ": element count").str());
+  if (!N)
+    return N.takeError();
+  // Every buffer must fit the 32-bit device address space.
+  if (*N > (uint64_t(1) << 32) / Size)
+    return bad(What + ": " + Twine(*N) + " elements of " + wbinTypeName(Elem) +
+               " do not fit the 4 GiB device address space");
+  Out.reserve(*N * Size);
+  if (Kind == "zeros") {
+    Out.assign(*N * Size, 0);
+  } else if (Kind == "iota") {
+    for (uint64_t I = 0; I != *N; ++I)
+      appendLE(Out, isFloatType(Elem) ? floatElementBits(double(I), Elem) : I,
+               Size);
+  } else if (Kind == "random") {
+    auto Seed = parseNumber(Parts[2], (What + ": random seed").str());
+    if (!Seed)
+      return Seed.takeError();
+    uint64_t State = *Seed;
+    for (uint64_t I = 0; I != *N; ++I) {
+      uint64_t Z = splitMix64(State);
+      uint64_t Bits;
+      switch (Elem) {
+      case WbinType::F32:
+        Bits = f32Bits(float(Z >> 40) * 0x1p-24f);
+        break;
+      case WbinType::F64:
+        Bits = std::bit_cast<uint64_t>(double(Z >> 11) * 0x1p-53);
+        break;
+      case WbinType::F16:
+        Bits = f32BitsToF16(f32Bits(float(Z >> 53) * 0x1p-11f));
+        break;
+      case WbinType::BF16:
+        Bits = f32BitsToBf16Nearest(f32Bits(float(Z >> 56) * 0x1p-8f));
+        break;
+      default:
+        Bits = uint32_t(Z);
+        break;
+      }
+      appendLE(Out, Bits, Size);
+    }
+  } else { // fill
+    uint64_t Bits;
+    if (Elem == WbinType::I32 || Elem == WbinType::U32 ||
+        Elem == WbinType::F32) {
+      auto V = parseScalarValue(Parts[2], Elem, What);
+      if (!V)
+        return V.takeError();
+      Bits = *V;
+    } else {
+      bool Overflow;
+      std::optional<double> D = parseFloatText<double>(Parts[2], Overflow);
+      if (!D)
+        return bad(What + ": invalid fill value '" + Parts[2] +
+                   "': expected a number such as 2.5, -1e-3, inf or nan");
+      Bits = floatElementBits(*D, Elem);
+    }
+    for (uint64_t I = 0; I != *N; ++I)
+      appendLE(Out, Bits, Size);
+  }
+  return Out;
+}
+
+const LaunchBuffer *LaunchPlan::bufferFor(unsigned Param) const {
+  for (const LaunchBuffer &B : Buffers)
+    if (B.Param == Param)
+      return &B;
+  return nullptr;
+}
+
+/// "kernel 'K': parameter 'P' (f32 buffer)": the context of a value error.
+static std::string paramWhat(StringRef KernelName, const WbinParam &P) {
+  return ("kernel '" + KernelName + "': parameter '" + P.Name + "' (" +
+          wbinTypeName(P.Type) +
+          (P.Kind == WbinParamKind::Buffer ? " buffer)" : " scalar)"))
+      .str();
+}
+
+/// ", its parameters are: x, y" (or that it has none).
+static std::string paramList(const std::vector<WbinParam> &Ps) {
+  if (Ps.empty())
+    return "it has no parameters";
+  std::string S = "its parameters are: ";
+  for (size_t I = 0; I != Ps.size(); ++I)
+    S += (I ? ", " : "") + Ps[I].Name;
+  return S;
+}
+
+Expected<LaunchPlan> planLaunch(const KernelInfo &K, StringRef KernelName,
+                                ArrayRef<NamedArg> Args) {
+  if (!K.Params)
+    return bad("kernel '" + KernelName +
+               "' has no parameter descriptors, so named arguments "
+               "(--arg NAME=VALUE, --out, --print) cannot be used; give "
+               "'.param' lines when assembling it, or use --arg OFFSET:FILE "
+               "and --set-reg");
+  const std::vector<WbinParam> &Ps = *K.Params;
+  std::vector<int> ArgOf(Ps.size(), -1);
+  for (size_t A = 0; A != Args.size(); ++A) {
+    auto It = llvm::find_if(
+        Ps, [&](const WbinParam &P) { return P.Name == Args[A].Name; });
+    if (It == Ps.end())
+      return bad("kernel '" + KernelName + "' has no parameter named '" +
+                 Args[A].Name + "'; " + paramList(Ps));
+    int &Slot = ArgOf[It - Ps.begin()];
+    if (Slot >= 0)
+      return bad("kernel '" + KernelName + "': parameter '" + Args[A].Name +
+                 "' is given more than once");
+    Slot = int(A);
+  }
+  std::string Missing;
+  unsigned NumMissing = 0;
+  for (size_t I = 0; I != Ps.size(); ++I)
+    if (ArgOf[I] < 0)
+      Missing += (NumMissing++ ? ", '" : "'") + Ps[I].Name + "'";
+  if (NumMissing)
+    return bad("kernel '" + KernelName + "': no value for parameter" +
+               (NumMissing > 1 ? "s " : " ") + Missing +
+               "; every parameter needs --arg NAME=VALUE");
+
+  LaunchPlan Plan;
+  uint64_t Cur = NamedBufferBase;
+  for (size_t I = 0; I != Ps.size(); ++I) {
+    const WbinParam &P = Ps[I];
+    StringRef Value = Args[ArgOf[I]].Value;
+    std::string What = paramWhat(KernelName, P);
+    if (P.Kind == WbinParamKind::Scalar) {
+      if (Value.starts_with("@") || Value.contains(':'))
+        return bad(What + ": invalid value '" + Value +
+                   "': a scalar takes a number, not a buffer");
+      auto V = parseScalarValue(Value, P.Type, What);
+      if (!V)
+        return V.takeError();
+      Plan.Regs.emplace_back(unsigned(I), *V);
+      continue;
+    }
+    auto Bytes = makeBuffer(Value, P.Type, What);
+    if (!Bytes)
+      return Bytes.takeError();
+    uint64_t Off = alignTo(Cur, NamedBufferAlign);
+    Cur = Off + Bytes->size();
+    if (Cur > (uint64_t(1) << 32))
+      return bad("kernel '" + KernelName + "': the buffers need " + Twine(Cur) +
+                 " bytes of device memory, more than the 4 GiB that 32-bit "
+                 "addresses reach (at parameter '" +
+                 P.Name + "')");
+    Plan.Regs.emplace_back(unsigned(I), uint32_t(Off));
+    Plan.Buffers.push_back({unsigned(I), Off, std::move(*Bytes)});
+  }
+  Plan.End = Cur;
+  return Plan;
+}
+
+void printElement(const uint8_t *D, WbinType T, raw_ostream &OS) {
+  uint16_t H = uint16_t(D[0] | D[1] << 8);
+  switch (T) {
+  case WbinType::U32:
+    OS << readLE32(D);
+    break;
+  case WbinType::I32:
+    OS << int32_t(readLE32(D));
+    break;
+  case WbinType::F32:
+    OS << formatF32(bitsF32(readLE32(D)));
+    break;
+  case WbinType::F16:
+    OS << formatF32(bitsF32(f16ToF32Bits(H)));
+    break;
+  case WbinType::BF16:
+    OS << formatF32(bitsF32(bf16ToF32Bits(H)));
+    break;
+  case WbinType::F64:
+    OS << formatF64(std::bit_cast<double>(uint64_t(readLE32(D)) |
+                                          uint64_t(readLE32(D + 4)) << 32));
+    break;
+  }
+}
+
 void dumpMemory(ArrayRef<uint8_t> Mem, uint64_t Start, uint64_t End,
                 raw_ostream &OS) {
   OS << format("Device memory 0x%08llx-0x%08llx:\n", (unsigned long long)Start,
@@ -169,13 +580,114 @@ static Error checkRange(uint64_t Off, uint64_t Count, unsigned Elem,
   return Error::success();
 }
 
+/// Appends " (at FILE:LINE:COL)" (":COL" only when not 0) to an EmuError
+/// whose instruction the line table of \p File covers; \p CodeOffset is the
+/// running kernel's first byte in the code section (the emulator's PCs are
+/// kernel-relative, line rows code-section relative).
+static Error addSourcePosition(const WbinFile &File, uint32_t CodeOffset,
+                               Error Er) {
+  return handleErrors(
+      std::move(Er), [&](std::unique_ptr<EmuError> EE) -> Error {
+        std::optional<uint32_t> PC = EE->getPC();
+        const WbinLine *L = PC ? File.lineFor(CodeOffset + *PC) : nullptr;
+        if (!L)
+          return Error(std::move(EE));
+        std::string Msg = EE->getMessage();
+        raw_string_ostream OS(Msg);
+        OS << " (at " << File.SourceFiles[L->File] << ':' << L->Line;
+        if (L->Column)
+          OS << ':' << L->Column;
+        OS << ')';
+        return make_error<EmuError>(EE->getKind(), std::move(Msg), PC);
+      });
+}
+
+/// A named launch resolved against the kernel: its layout and, for each
+/// --out and --print, the parameter it names.
+struct NamedLaunch {
+  LaunchPlan Plan;
+  std::vector<const LaunchBuffer *> OutBufs, PrintBufs;
+  std::vector<WbinType> PrintTypes;
+};
+
+/// Plans the named part of a run (planLaunch, then --out and --print
+/// names and ranges) and adjusts \p Cfg: registers r0..r(n-1) before the
+/// user's --set-reg values, device memory grown to fit unless explicit.
+static Expected<std::optional<NamedLaunch>>
+prepareNamedLaunch(const WbinFile &File, unsigned K, const RunOptions &Opts,
+                   EmuConfig &Cfg) {
+  if (Opts.NamedArgs.empty() && Opts.Outs.empty() && Opts.Prints.empty())
+    return std::nullopt;
+  if (File.Kernels.empty())
+    return bad("the file has no kernel table, so no parameter descriptors: "
+               "named arguments (--arg NAME=VALUE, --out, --print) cannot be "
+               "used; use --arg OFFSET:FILE and --set-reg");
+  const KernelInfo &KI = File.Kernels[K];
+  std::string Name = KI.Name.empty() ? "kernel_" + std::to_string(K) : KI.Name;
+  auto Plan = planLaunch(KI, Name, Opts.NamedArgs);
+  if (!Plan)
+    return Plan.takeError();
+  NamedLaunch NL{std::move(*Plan), {}, {}, {}};
+  const std::vector<WbinParam> &Ps = *KI.Params;
+  auto Buffer = [&](StringRef Param,
+                    StringRef Flag) -> Expected<const LaunchBuffer *> {
+    auto It =
+        llvm::find_if(Ps, [&](const WbinParam &P) { return P.Name == Param; });
+    if (It == Ps.end())
+      return bad(Flag + " '" + Param + "': kernel '" + Name +
+                 "' has no parameter named '" + Param + "'; " + paramList(Ps));
+    const LaunchBuffer *B = NL.Plan.bufferFor(unsigned(It - Ps.begin()));
+    if (!B)
+      return bad(Flag + " '" + Param + "': parameter '" + Param +
+                 "' of kernel '" + Name + "' is a scalar, not a buffer");
+    return B;
+  };
+  for (const NamedOut &O : Opts.Outs) {
+    auto B = Buffer(O.Name, "--out");
+    if (!B)
+      return B.takeError();
+    NL.OutBufs.push_back(*B);
+  }
+  for (const NamedPrint &P : Opts.Prints) {
+    auto B = Buffer(P.Name, "--print");
+    if (!B)
+      return B.takeError();
+    WbinType T = Ps[(*B)->Param].Type;
+    uint64_t Len = (*B)->Bytes.size() / wbinTypeSize(T);
+    uint64_t End = P.End.value_or(Len);
+    if (P.Start > End || End > Len)
+      return bad("--print '" + P.Name + "[" + Twine(P.Start) + ":" +
+                 Twine(End) + "]': buffer '" + P.Name + "' has " + Twine(Len) +
+                 " elements");
+    NL.PrintBufs.push_back(*B);
+    NL.PrintTypes.push_back(T);
+  }
+  if (Opts.DeviceMemoryExplicit) {
+    if (NL.Plan.End > Cfg.DeviceMemory)
+      return bad("--device-memory " + Twine(Cfg.DeviceMemory) +
+                 " is too small for the named buffers of kernel '" + Name +
+                 "': they need " + Twine(NL.Plan.End) +
+                 " bytes (leave --device-memory out to size it to fit)");
+  } else {
+    Cfg.DeviceMemory = std::max(Cfg.DeviceMemory, NL.Plan.End);
+  }
+  Cfg.SetRegs.insert(Cfg.SetRegs.begin(), NL.Plan.Regs.begin(),
+                     NL.Plan.Regs.end());
+  return std::optional<NamedLaunch>(std::move(NL));
+}
+
 Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
-                 raw_ostream &Err) {
+                 raw_ostream &Err, std::vector<OutputFile> *Outputs) {
   EmuConfig Cfg = Opts.Config;
   auto K = resolveKernel(File, Opts.Kernel);
   if (!K)
     return K.takeError();
   Cfg.KernelIndex = *K;
+  auto NamedOrErr = prepareNamedLaunch(File, *K, Opts, Cfg);
+  if (!NamedOrErr)
+    return NamedOrErr.takeError();
+  std::optional<NamedLaunch> &Named = *NamedOrErr;
+  uint32_t CodeOffset = File.Kernels.empty() ? 0 : File.Kernels[*K].CodeOffset;
   auto EOrErr = Emulator::create(File, Cfg);
   if (!EOrErr)
     return EOrErr.takeError();
@@ -211,11 +723,15 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
                                    B.size())))
       return Er;
   }
+  if (Named)
+    for (const LaunchBuffer &B : Named->Plan.Buffers)
+      if (Error Er = E.writeDevice(B.Offset, B.Bytes))
+        return Er;
 
   if (Opts.Trace)
     E.setTrace(&Err);
   if (Error Er = E.run())
-    return Er;
+    return addSourcePosition(File, CodeOffset, std::move(Er));
 
   if (Opts.DumpRegs)
     Err << "Register dumps not implemented for multi-wave execution\n";
@@ -259,6 +775,25 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
       Out << formatF32(
                  bitsF32(bf16ToF32Bits(Half(Opts.DumpBf16->first + 2 * I))))
           << "\n";
+  if (Named) {
+    for (size_t I = 0; I != Opts.Prints.size(); ++I) {
+      const LaunchBuffer &B = *Named->PrintBufs[I];
+      unsigned Size = wbinTypeSize(Named->PrintTypes[I]);
+      uint64_t End = Opts.Prints[I].End.value_or(B.Bytes.size() / Size);
+      for (uint64_t J = Opts.Prints[I].Start; J < End; ++J) {
+        printElement(Mem.data() + B.Offset + J * Size, Named->PrintTypes[I],
+                     Out);
+        Out << "\n";
+      }
+    }
+    if (Outputs)
+      for (size_t I = 0; I != Opts.Outs.size(); ++I) {
+        const LaunchBuffer &B = *Named->OutBufs[I];
+        ArrayRef<uint8_t> Bytes = Mem.slice(B.Offset, B.Bytes.size());
+        Outputs->push_back({Opts.Outs[I].Path,
+                            std::vector<uint8_t>(Bytes.begin(), Bytes.end())});
+      }
+  }
   if (Opts.Stats)
     E.stats().print(Out);
   return Error::success();

@@ -39,10 +39,13 @@ struct DisasmOptions {
 /// fallback (ISA.md §5.7).
 std::string getUnnamedKernelName(unsigned Index);
 
-/// Writes the disassembly of \p F to \p OS: per kernel, in table order,
-/// `.kernel NAME`, then `.registers N` if N != 32, `.workgroup_size X, Y, Z`
-/// if not 0, 0, 0, `.local_memory N` if N != 0 (the assembler defaults,
-/// D15), the instructions indented by four spaces with a `loc_XXXX:` line
+/// Writes the disassembly of \p F to \p OS: first `.file N "NAME"` for
+/// each source file of the line table (N from 1), then per kernel, in table
+/// order, `.kernel NAME`, then `.registers N` if N != 32,
+/// `.workgroup_size X, Y, Z` if not 0, 0, 0, `.local_memory N` if N != 0
+/// (the assembler defaults, D15), one `.param` line per parameter
+/// descriptor, the instructions indented by four spaces, each preceded by
+/// `.loc FILE LINE COL` where a line-table row starts, with a `loc_XXXX:` line
 /// before every instruction that is the target of a `call` in the same
 /// kernel (D16), and `.end`; kernels are separated by one empty line. A file
 /// without kernels lists its whole code section without directives.

@@ -18,8 +18,11 @@
 
 namespace wave {
 
-/// A region of the file (ISA.md §5.1): header, code, symbols, metadata, and
-/// any trailing bytes after the last section (an extension area that
+/// A region of the file (ISA.md §5.1): header, code, symbols, metadata;
+/// with the extension flag the extension directory (`extdir`) and each
+/// extension section by type (`strtab`, `symtab`, `reloc`, `params`,
+/// `lines`, `ext.N` for an unknown type N; formats/wbin.md "Extension
+/// area"); and any bytes after the last of them (`trailing`, which
 /// reference readers ignore, ISA.md §5.7).
 struct WbinSection {
   std::string Name;
@@ -27,8 +30,14 @@ struct WbinSection {
   uint64_t Size;   ///< bytes.
 };
 
-/// The sections of a file already validated by readWbin(), in file order.
-std::vector<WbinSection> getSections(const WbinFile &F, uint64_t FileSize);
+/// The sections of \p F, which readWbin() read and validated from \p Bytes
+/// (the whole file), in file order.
+std::vector<WbinSection> getSections(const WbinFile &F,
+                                     llvm::ArrayRef<uint8_t> Bytes);
+
+/// The names of the set bits of a header's flags: "extensions",
+/// "relocatable", and "0xNNNN" for any unknown bits.
+std::vector<std::string> decodeWbinFlags(uint16_t Flags);
 
 /// What to show.
 struct ObjDumpOptions {
@@ -37,6 +46,11 @@ struct ObjDumpOptions {
   bool Kernels = false;     ///< --kernels: the kernel metadata table.
   bool Contents = false;    ///< -s: hex dump of every section.
   bool Disassemble = false; ///< -d: instructions with offsets and raw words.
+  bool Relocs = false;      ///< -r: the relocations.
+  bool Params = false;      ///< --params: each kernel's parameter descriptors.
+  /// -l: the line table; with Disassemble instead `; FILE:LINE:COL` lines
+  /// before each instruction where the source position changes.
+  bool LineNumbers = false;
 };
 
 /// Writes the selected parts of \p F as text. \p Bytes is the whole file
@@ -48,8 +62,9 @@ void dumpText(llvm::raw_ostream &OS, llvm::StringRef FileName,
               const ObjDumpOptions &Opts);
 
 /// Writes the same facts as one JSON object (keys "file", "header",
-/// "sections", "symbols", "kernels", "contents", "disassembly"; only the
-/// selected ones besides "file"). Numbers are JSON integers.
+/// "sections", "symbols", "relocations", "kernels", "params", "lines",
+/// "contents", "disassembly"; only the selected ones besides "file").
+/// Numbers are JSON integers.
 void dumpJSON(llvm::raw_ostream &OS, llvm::StringRef FileName,
               const WbinFile &F, llvm::ArrayRef<uint8_t> Bytes,
               const ObjDumpOptions &Opts);

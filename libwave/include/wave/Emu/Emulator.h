@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,16 +92,24 @@ enum class EmuErrorKind {
 class EmuError : public llvm::ErrorInfo<EmuError> {
 public:
   static char ID;
-  EmuError(EmuErrorKind Kind, std::string Message)
-      : Kind(Kind), Message(std::move(Message)) {}
+  /// \p PC is the byte offset of the faulting instruction relative to the
+  /// kernel's first byte, when the error concerns one instruction.
+  EmuError(EmuErrorKind Kind, std::string Message,
+           std::optional<uint32_t> PC = std::nullopt)
+      : Kind(Kind), Message(std::move(Message)), PC(PC) {}
   EmuErrorKind getKind() const { return Kind; }
   const std::string &getMessage() const { return Message; }
+  /// The kernel-relative byte offset of the instruction the error is about
+  /// (a fault, the instruction limit), or std::nullopt (a deadlock, an
+  /// access made by the runner itself).
+  std::optional<uint32_t> getPC() const { return PC; }
   void log(llvm::raw_ostream &OS) const override { OS << Message; }
   std::error_code convertToErrorCode() const override;
 
 private:
   EmuErrorKind Kind;
   std::string Message;
+  std::optional<uint32_t> PC;
 };
 
 class EmulatorImpl;

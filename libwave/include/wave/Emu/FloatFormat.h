@@ -40,6 +40,10 @@ inline uint16_t f32BitsToBf16(uint32_t F) { return uint16_t(F >> 16); }
 /// `d[.ddd]eE` otherwise (e.g. `1e-5`, `1.5e16`, `3.4028235e38`).
 std::string formatF32(float F);
 
+/// Formats \p F with the rules of formatF32() and the shortest digits that
+/// read back as the same double (wave-run's `--print` of f64 buffers).
+std::string formatF64(double F);
+
 } // namespace wave::emu
 
 #endif // WAVE_EMU_FLOATFORMAT_H

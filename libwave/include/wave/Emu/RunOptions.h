@@ -31,7 +31,7 @@ llvm::Expected<uint64_t> parseNumber(llvm::StringRef Text, llvm::StringRef What,
                                      uint64_t Max = UINT64_MAX);
 
 /// Parses `X,Y,Z` (exactly three u32 values, no spaces) for --grid and
-/// --workgroup.
+/// --workgroup, or a single `X` meaning `X,1,1` (an extension of ours).
 llvm::Expected<std::array<uint32_t, 3>> parseDims(llvm::StringRef Text,
                                                   llvm::StringRef What);
 
@@ -58,6 +58,127 @@ llvm::Expected<std::pair<unsigned, uint32_t>> parseSetReg(llvm::StringRef Text);
 /// `OFFSET:FILE` (--arg), split at the first ':'.
 llvm::Expected<std::pair<uint64_t, std::string>> parseArg(llvm::StringRef Text);
 
+//===----------------------------------------------------------------------===//
+// Named launches (wave-run(1) "NAMED ARGUMENTS"): values for a kernel's
+// parameters by name, laid out in device memory from the kernel's parameter
+// descriptors (KernelInfo::Params, formats/wbin.md "PARAMS").
+//===----------------------------------------------------------------------===//
+
+/// Device byte offset of the first named buffer. The bytes below it stay
+/// unused, so a kernel that dereferences a zero "pointer" does not silently
+/// read or clobber its first buffer's data.
+inline constexpr uint64_t NamedBufferBase = 256;
+/// Alignment in bytes of every named buffer's device offset.
+inline constexpr uint64_t NamedBufferAlign = 256;
+
+/// `--arg NAME=VALUE`: a value for the kernel parameter NAME. VALUE is kept
+/// as text and interpreted against the parameter's descriptor by
+/// planLaunch().
+struct NamedArg {
+  std::string Name;
+  std::string Value;
+};
+
+/// True when \p Text is the named form `NAME=VALUE` of --arg rather than the
+/// reference form `OFFSET:FILE`: a '=' comes before any ':'.
+bool isNamedArg(llvm::StringRef Text);
+
+/// Splits `NAME=VALUE` (--arg). Fails for an empty name or value.
+llvm::Expected<NamedArg> parseNamedArg(llvm::StringRef Text);
+
+/// `--out NAME=FILE`: write buffer NAME's final bytes to FILE.
+struct NamedOut {
+  std::string Name;
+  std::string Path;
+};
+/// Splits `NAME=FILE` (--out). Fails for an empty name or file.
+llvm::Expected<NamedOut> parseNamedOut(llvm::StringRef Text);
+
+/// `--print NAME`, `--print NAME[I]`, `--print NAME[START:END]`: elements
+/// [Start, End) of buffer NAME; either bound of the range may be omitted
+/// (0 and the buffer's length).
+struct NamedPrint {
+  std::string Name;
+  uint64_t Start = 0;          ///< first element.
+  std::optional<uint64_t> End; ///< one past the last; none = length.
+};
+/// Parses a --print value. Fails for a missing name, unbalanced brackets or
+/// bad numbers (decimal or 0x hex).
+llvm::Expected<NamedPrint> parseNamedPrint(llvm::StringRef Text);
+
+/// Parses a scalar of type \p T (I32, U32 or F32) and returns its 32 bits,
+/// as a register holds them: i32 `-5` or `0x10` (range -2^31..2^31-1), u32
+/// `7` or `0x10` (0..2^32-1, no sign), f32 a decimal or hexadecimal float,
+/// `inf`, `-inf` or `nan`, rounded to nearest (a finite value too large for
+/// f32 is an error). Fails naming \p What for any other text.
+llvm::Expected<uint32_t> parseScalarValue(llvm::StringRef Text, WbinType T,
+                                          llvm::StringRef What);
+
+/// The splitmix64 generator (Steele, Lea, Flood, "Fast splittable
+/// pseudorandom number generators", OOPSLA 2014; the constants of
+/// Vigna's reference `splitmix64.c`): advances \p State by
+/// 0x9e3779b97f4a7c15 and returns the mixed value.
+uint64_t splitMix64(uint64_t &State);
+
+/// Builds the initial bytes of a buffer of element type \p Elem from a
+/// generator (little-endian, wave-run(1) "NAMED ARGUMENTS"):
+///   - `@FILE`: FILE's bytes; the size must be a multiple of the element size.
+///   - `zeros:N`: N zero elements.
+///   - `iota:N`: 0, 1, ..., N-1 converted to \p Elem (floats rounded to
+///     nearest even, so exact while representable: up to 2^24 for f32,
+///     2048 for f16, 256 for bf16).
+///   - `random:N:SEED`: N values from splitMix64() seeded with SEED, one
+///     call per element: i32/u32 take the low 32 bits; f32 is (z >> 40) *
+///     2^-24, f64 (z >> 11) * 2^-53, f16 (z >> 53) * 2^-11, bf16 (z >> 56) *
+///     2^-8: a uniform value in [0, 1), exact in the element type.
+///   - `fill:N:V`: N copies of V, parsed like a scalar of the element type
+///     (f64, f16 and bf16 parse as decimal floats, rounded to nearest even).
+/// N and SEED are decimal or 0x hex. Fails naming \p What for bad syntax,
+/// an unreadable file or a size that is not a multiple of the element size.
+llvm::Expected<std::vector<uint8_t>>
+makeBuffer(llvm::StringRef Value, WbinType Elem, llvm::StringRef What);
+
+/// One named buffer placed in device memory.
+struct LaunchBuffer {
+  unsigned Param = 0;  ///< parameter index (its register number).
+  uint64_t Offset = 0; ///< device byte offset.
+  std::vector<uint8_t> Bytes;
+};
+
+/// Where a named launch puts everything: buffers in parameter order, each
+/// at the next multiple of NamedBufferAlign from NamedBufferBase, and the
+/// register values of every parameter (buffer offset or scalar bits).
+struct LaunchPlan {
+  std::vector<LaunchBuffer> Buffers;
+  /// (register i, value) for parameter i, in parameter order.
+  std::vector<std::pair<unsigned, uint32_t>> Regs;
+  /// First device byte after the last buffer (NamedBufferBase if none).
+  uint64_t End = NamedBufferBase;
+  /// The buffer of parameter \p Param, or null for a scalar.
+  const LaunchBuffer *bufferFor(unsigned Param) const;
+};
+
+/// Lays out a named launch of \p K (display name \p KernelName) with
+/// \p Args. Fails with one message naming the kernel and the parameter when
+/// the kernel has no parameter descriptors, a name is unknown or given
+/// twice, a parameter has no value, or a value does not suit its parameter
+/// (a buffer given a number, a scalar given a generator, a number out of
+/// range); the buffers would not fit the 32-bit device address space.
+llvm::Expected<LaunchPlan> planLaunch(const KernelInfo &K,
+                                      llvm::StringRef KernelName,
+                                      llvm::ArrayRef<NamedArg> Args);
+
+/// Prints element \p I of a buffer of type \p T at \p Data (little-endian)
+/// in the --dump-* formats: u32/i32 decimal, f32 as formatF32(), f16 and
+/// bf16 widened to f32 first, f64 as formatF64().
+void printElement(const uint8_t *Data, WbinType T, llvm::raw_ostream &OS);
+
+/// A file wave-run writes after a successful run (--out).
+struct OutputFile {
+  std::string Path;
+  std::vector<uint8_t> Bytes;
+};
+
 /// Everything a run needs besides the binary (ISA.md §7.1).
 struct RunOptions {
   EmuConfig Config;
@@ -70,6 +191,13 @@ struct RunOptions {
   bool DumpRegs = false;
   bool Stats = false;
   bool Trace = false;
+  /// Named launch: --arg NAME=VALUE, --out NAME=FILE, --print NAME[..].
+  std::vector<NamedArg> NamedArgs;
+  std::vector<NamedOut> Outs;
+  std::vector<NamedPrint> Prints;
+  /// --device-memory was given: a named launch must fit in it instead of
+  /// growing Config.DeviceMemory.
+  bool DeviceMemoryExplicit = false;
 };
 
 /// Resolves --kernel against \p File: a number selects by index, anything
@@ -79,14 +207,22 @@ llvm::Expected<unsigned> resolveKernel(const WbinFile &File,
                                        llvm::StringRef Spec);
 
 /// Runs \p File with \p Opts in the order of ISA.md §7.2: fills (all
-/// --fill-zero, then all --fill-iota, then all --arg), the run, the
-/// --dump-regs note (to \p Err), the dumps in fixed order and --stats (to
-/// \p Out). --trace goes to \p Err. Fails with an EmuError (Fault or
-/// Limit) for a kernel fault or the instruction limit, and with a
+/// --fill-zero, then all --fill-iota, then all --arg OFFSET:FILE, then the
+/// named buffers of planLaunch()), the run, the --dump-regs note (to
+/// \p Err), the dumps in fixed order, the --print ranges in the order given
+/// and --stats (to \p Out). --trace goes to \p Err. A named launch sets
+/// r0..r(n-1) before any --set-reg and grows the device memory to hold its
+/// buffers unless Opts.DeviceMemoryExplicit. The final bytes of each --out
+/// buffer are appended to \p Outputs (when not null) for the caller to
+/// write. Fails with an EmuError (Fault or Limit) for a kernel fault or the
+/// instruction limit, its message ending in " (at FILE:LINE:COL)" when the
+/// file's line table covers the faulting instruction, and with a
 /// StringError for bad options (unknown kernel, unreadable --arg file,
-/// wave width); nothing is printed to \p Out after a failure.
+/// wave width, any named-launch error); nothing is printed to \p Out after
+/// a failure.
 llvm::Error runProgram(const WbinFile &File, const RunOptions &Opts,
-                       llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+                       llvm::raw_ostream &Out, llvm::raw_ostream &Err,
+                       std::vector<OutputFile> *Outputs = nullptr);
 
 /// Prints a --dump-memory block for [\p Start, \p End) of \p Mem (ISA.md
 /// §7.3). The range must lie inside \p Mem.
