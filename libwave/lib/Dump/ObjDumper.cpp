@@ -57,10 +57,12 @@ std::vector<WbinSection> getSections(const WbinFile &F,
     End = std::max(End, X.Offset + X.Size);
   if (End < FileSize)
     S.push_back({"trailing", End, FileSize - End});
-  std::stable_sort(S.begin(), S.end(),
-                   [](const WbinSection &A, const WbinSection &B) {
-                     return A.Offset < B.Offset;
-                   });
+  // By offset; empty sections at one offset by size, then name, so the
+  // order is total and deterministic.
+  llvm::sort(S, [](const WbinSection &A, const WbinSection &B) {
+    return std::tie(A.Offset, A.Size, A.Name) <
+           std::tie(B.Offset, B.Size, B.Name);
+  });
   return S;
 }
 
