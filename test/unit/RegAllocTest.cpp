@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <set>
 
 using namespace wave;
 using namespace wave::codegen;
@@ -677,6 +678,68 @@ TEST(RegAlloc, ParametersKeepTheirRegisters) {
   EXPECT_EQ(check(B.F, 32), "");
   for (const LInst &I : B.F.Insts)
     EXPECT_FALSE(I.isCopy()); // the entry copies coalesced away
+}
+
+/// A call of a declaration (formats/wave-asm.md §9): its argument and
+/// result slots land at r(CallBase + slot) above every other register, the
+/// frame is CallBase + CallSlots, and the predicate live across the call
+/// (the callee clobbers p0..p3) is not read after it unless rewritten
+/// after it.
+TEST(RegAlloc, CallSlotsAndPredicateClobber) {
+  Builder B(2);
+  B.F.Callees = {"ext"};
+  B.F.CallSlots = 2;
+  unsigned P = B.cmp(Opcode::IcmpLt, 0, 1);
+  unsigned X = B.bin(Opcode::Iadd, 0, 1);
+  unsigned A0 = B.r(), A1 = B.r(), Res = B.r();
+  B.F.VRegs[A0].CallSlot = 0;
+  B.F.VRegs[A1].CallSlot = 1;
+  B.F.VRegs[Res].CallSlot = 0;
+  B.F.Insts.push_back(LInst::copy(A0, X));
+  B.op(Opcode::MovImm, {R(A1), Imm(7)});
+  LInst Call = LInst::make(Opcode::Call,
+                           {LOperand::label(0), R(Res), R(A0), R(A1)});
+  Call.CallResults = 1;
+  B.F.Insts.push_back(Call);
+  unsigned Y = B.r();
+  B.F.Insts.push_back(LInst::copy(Y, Res));
+  unsigned Z = B.r();
+  B.op(Opcode::Select, {R(Z), R(P), R(Y), R(X)});
+  B.op(Opcode::DeviceStoreU32, {R(0), R(Z)});
+  B.ctl(Opcode::Halt);
+  auto S = allocateRegisters(B.F, {});
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->SpilledPreds, 1u);
+  unsigned Base = B.F.CallBase;
+  EXPECT_EQ(B.F.Assignment[A0], int(Base));
+  EXPECT_EQ(B.F.Assignment[A1], int(Base + 1));
+  EXPECT_EQ(B.F.Assignment[Res], int(Base));
+  EXPECT_EQ(B.F.RegistersUsed, Base + 2);
+  bool AfterCall = false;
+  std::set<int> PredsWritten;
+  for (const LInst &I : B.F.Insts) {
+    if (isCtl(I, Opcode::Call)) {
+      AfterCall = true;
+      PredsWritten.clear();
+      continue;
+    }
+    for (unsigned Idx = 0; Idx != I.Ops.size(); ++Idx) {
+      const LOperand &Op = I.Ops[Idx];
+      if (!Op.isReg())
+        continue;
+      int Reg = B.F.Assignment[Op.V];
+      if (B.F.VRegs[Op.V].Class == RegClass::Pred) {
+        if (isDefOperand(I, Idx))
+          PredsWritten.insert(Reg);
+        else if (AfterCall)
+          EXPECT_TRUE(PredsWritten.count(Reg))
+              << "p" << Reg << " read after the call without a new value";
+      } else if (B.F.VRegs[Op.V].CallSlot < 0) {
+        EXPECT_LT(unsigned(Reg) + Op.Sub, Base) << "%r" << Op.V;
+      }
+    }
+  }
+  EXPECT_TRUE(AfterCall);
 }
 
 TEST(RegAlloc, TooManyParameters) {

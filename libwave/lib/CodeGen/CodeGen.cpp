@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+
 using namespace llvm;
 
 namespace wave::codegen {
@@ -471,17 +473,22 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
   std::string Text;
   raw_string_ostream Out(Text);
   bool First = true;
+  // Declared functions some unit calls: `.extern` lines, sorted, at the
+  // top (formats/wave-asm.md §3, §9).
+  std::set<std::string> Externs;
   // Source positions: file 1 is the module's source_filename; `.loc`
   // directives refer to it (formats/wave-asm.md §9).
   bool EmitLocs = !M.SourceFile.empty() && hasDebugLocs(M);
+  std::string Header;
+  raw_string_ostream HeaderOS(Header);
   if (EmitLocs && Opts.Emit == EmitKind::Asm) {
-    Out << ".file 1 \"";
+    HeaderOS << ".file 1 \"";
     for (char C : M.SourceFile) {
       if (C == '"' || C == '\\')
-        Out << '\\';
-      Out << C;
+        HeaderOS << '\\';
+      HeaderOS << C;
     }
-    Out << "\"\n\n";
+    HeaderOS << "\"\n\n";
   }
   for (const std::unique_ptr<mir::Function> &MF : M.functions()) {
     // Kernels, and export funcs as `.func` (the others are inlined).
@@ -509,6 +516,7 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
       return SC.takeError();
     Layout(*SF, *SC).run();
     LFunction &F = SF->F;
+    Externs.insert(F.Callees.begin(), F.Callees.end());
     if (F.IsKernel)
       F.ParamLines = paramLines(*MF);
     F.EmitLocs = EmitLocs && Opts.Emit == EmitKind::Asm;
@@ -549,7 +557,12 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
     if (Reports)
       Reports->push_back({F.Name, *Stats, countInstructions(Asm)});
   }
-  OS << Text;
+  if (!Externs.empty() && Opts.Emit == EmitKind::Asm) {
+    for (const std::string &Name : Externs)
+      HeaderOS << ".extern " << Name << '\n';
+    HeaderOS << '\n';
+  }
+  OS << Header << Text;
   return Error::success();
 }
 

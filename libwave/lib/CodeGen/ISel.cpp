@@ -234,6 +234,7 @@ private:
   Error selectAtomic(const mir::Instruction &I);
   Error selectWave(const mir::Instruction &I);
   Error selectCvt(const mir::Instruction &I);
+  Error selectCall(const mir::Instruction &I);
 
   mir::Function &MF;
   SelectedFunction SF;
@@ -664,10 +665,7 @@ Error ISel::select(const mir::Instruction &I) {
     // compileModule inlines every call first (CodeGen.h); what is left
     // calls a declaration or a recursive function.
     if (I.callee() && I.callee()->isDeclaration())
-      return error(I, "call to the declared function '@" +
-                          I.callee()->name() +
-                          "': wave-ra does not emit calls across objects "
-                          "yet (formats/wave-asm.md §9)");
+      return selectCall(I);
     return error(I, "call to '@" +
                         (I.callee() ? I.callee()->name().str() : "?") +
                         "' cannot be inlined (the function is recursive); "
@@ -1249,6 +1247,60 @@ Error ISel::selectWave(const mir::Instruction &I) {
   default:
     return error(I, "unexpected wave operation");
   }
+}
+
+/// A call of a declaration (formats/wave-asm.md §9): each argument is
+/// moved into its own call-slot register (one slot each, two for f64, in
+/// parameter order; i1 as 0/1, f16/bf16 in the low bits as they are held),
+/// the `call` reads them and defines the result slot (slot 0), and the
+/// result is moved out of it. The allocator places the slots at r(B...)
+/// above everything else and keeps no predicate live across the call.
+Error ISel::selectCall(const mir::Instruction &I) {
+  const mir::Function *Callee = I.callee();
+  auto NewSlot = [&](unsigned Slot, unsigned Size, const Twine &Name) {
+    unsigned V = F().newVReg(RegClass::GPR, Size, Name.str());
+    F().VRegs[V].CallSlot = int16_t(Slot);
+    return V;
+  };
+  std::string Name = Callee->name().str();
+  auto It = llvm::find(F().Callees, Name);
+  unsigned CalleeIdx = It - F().Callees.begin();
+  if (It == F().Callees.end())
+    F().Callees.push_back(Name);
+
+  SmallVector<unsigned, 4> Args;
+  unsigned Slot = 0;
+  for (unsigned K = 0; K != I.numOperands(); ++K) {
+    const mir::Value *V = I.operand(K);
+    unsigned Size = V->type() == Type::F64 ? 2 : 1;
+    unsigned S = NewSlot(Slot, Size, Name + ".arg" + Twine(K));
+    if (const auto *C = dyn_cast<mir::Constant>(V))
+      movConst(S, *C);
+    else
+      copy(S, gpr(V));
+    Out->back().Comment = "argument " + std::to_string(K) + " of @" + Name;
+    Args.push_back(S);
+    Slot += Size;
+  }
+  LInst Call;
+  Call.Op = wave::Opcode::Call;
+  Call.Ops.push_back(LOperand::label(CalleeIdx));
+  unsigned Result = ~0u, ResultSize = 0;
+  if (I.type() != Type::Void) {
+    ResultSize = I.type() == Type::F64 ? 2 : 1;
+    Result = NewSlot(0, ResultSize, Name + ".result");
+    Call.Ops.push_back(R(Result));
+    Call.CallResults = 1;
+  }
+  for (unsigned S : Args)
+    Call.Ops.push_back(R(S));
+  Out->push_back(std::move(Call));
+  F().CallSlots = std::max({F().CallSlots, Slot, ResultSize});
+  // The result: a 0/1 register for an i1 (made a predicate where one is
+  // needed, like any i1 that lives in a general register).
+  if (Result != ~0u)
+    copy(def(I), Result);
+  return Error::success();
 }
 
 SCFG buildSCFG(const mir::Function &F) {

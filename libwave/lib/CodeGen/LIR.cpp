@@ -28,6 +28,8 @@ bool isDefOperand(const LInst &I, unsigned Idx) {
     return false;
   if (I.Pseudo != LPseudo::None)
     return Idx == 0;
+  if (I.Op == Opcode::Call) // {label, results..., arguments...} (LInst)
+    return Idx >= 1 && Idx <= I.CallResults;
   if (I.Op == Opcode::MmaStoreC) // W0.rd holds the address (ISA.md §2.15).
     return false;
   unsigned FI = formIndex(I, Idx);
@@ -50,7 +52,8 @@ unsigned operandWidth(const LInst &I, unsigned Idx,
                       ArrayRef<VRegInfo> VRegs) {
   if (Idx >= I.Ops.size() || !I.Ops[Idx].isReg())
     return 0;
-  if (I.Pseudo == LPseudo::Copy)
+  if (I.Pseudo == LPseudo::Copy ||
+      (I.Pseudo == LPseudo::None && I.Op == Opcode::Call))
     return VRegs[I.Ops[Idx].V].Size;
   if (I.Pseudo != LPseudo::None)
     return 1;
@@ -148,6 +151,8 @@ void LPrinter::operand(const LInst &I, unsigned Idx) {
   case LOperand::Kind::Label:
     if (Op.V < FuncNames.size())
       OS << FuncNames[Op.V];
+    else if (FuncNames.empty() && Op.V < F.Callees.size())
+      OS << F.Callees[Op.V];
     else
       OS << "func" << Op.V;
     break;
@@ -218,7 +223,12 @@ bool LPrinter::print(const LInst &I, unsigned Indent) {
     OS << "pset";
   else
     OS << getInstDesc(I.Op).Mnemonic;
-  for (unsigned Idx = 0; Idx != I.Ops.size(); ++Idx) {
+  // After allocation a call's slot registers are implicit: r(B)...
+  // (formats/wave-asm.md §9).
+  unsigned NumOps = I.Ops.size();
+  if (!Virtual && I.Pseudo == LPseudo::None && I.Op == Opcode::Call)
+    NumOps = std::min(NumOps, 1u);
+  for (unsigned Idx = 0; Idx != NumOps; ++Idx) {
     OS << (Idx ? ", " : " ");
     operand(I, Idx);
   }
@@ -297,6 +307,8 @@ void printLFunction(const LFunction &F, raw_ostream &OS, bool Virtual,
     OS << ".global " << F.Name << "\n.func " << F.Name << '\n';
   if (Phys)
     OS << ".registers " << F.RegistersUsed << '\n';
+  if (Phys && !F.Callees.empty())
+    OS << ".call_base " << F.CallBase << '\n';
   if (F.WorkgroupSize)
     OS << ".workgroup_size " << (*F.WorkgroupSize)[0] << ", "
        << (*F.WorkgroupSize)[1] << ", " << (*F.WorkgroupSize)[2] << '\n';

@@ -32,6 +32,14 @@
 // definition. This "maybe defined" refinement is safe: a value no
 // definition reaches is undefined, so its register need not be preserved.
 //
+// Calls of declarations (formats/wave-asm.md §9): argument and result slot
+// registers (VRegInfo::CallSlot) take no part in allocation; they become
+// r(B + slot) with B one above every allocated register, and the colours
+// available shrink by the largest slot count so that the frame still fits
+// --max-registers. The callee clobbers p0..p3, so before colouring, every
+// predicate live across a call is spilled to a general register (the
+// predicate spill code below), until none is.
+//
 // Kernel parameters arrive in r0..r(n-1) (precoloured). Each is first copied
 // into a fresh virtual register, so that only the short range up to the copy
 // is pinned; coalescing (George test) normally removes the copy again.
@@ -170,6 +178,7 @@ private:
   Error buildCFG();
   void classifyPartialDefs();
   void computeLiveness();
+  SmallVector<unsigned, 8> predsLiveAcrossCalls() const;
   ArrayRef<RegRef> refs(unsigned I) const {
     return ArrayRef<RegRef>(Refs).slice(RefStart[I],
                                         RefStart[I + 1] - RefStart[I]);
@@ -366,6 +375,8 @@ Error Allocator::buildRefs() {
       if (Op.V >= F.VRegs.size())
         return error("uses undefined virtual register %" + Twine(Op.V) +
                      " in instruction " + Twine(I));
+      if (F.VRegs[Op.V].CallSlot >= 0)
+        continue; // r(B + slot), above every allocated register
       if (!isDefOperand(Inst, Idx)) {
         Refs.push_back({Op.V, RefKind::Use});
         continue;
@@ -588,6 +599,33 @@ void Allocator::computeLiveness() {
   }
 }
 
+/// The predicates live right after some `call` (a call defines none):
+/// the callee clobbers p0..p3 (formats/wave-asm.md §9).
+SmallVector<unsigned, 8> Allocator::predsLiveAcrossCalls() const {
+  SmallVector<unsigned, 8> Out;
+  unsigned NB = BStart.size() - 1;
+  for (unsigned B = 0; B != NB; ++B) {
+    if (none_of(ArrayRef(F.Insts).slice(BStart[B], BStart[B + 1] - BStart[B]),
+                [](const LInst &I) { return opOf(I) == Opcode::Call; }))
+      continue;
+    LiveSet Live = LiveOut[B];
+    for (unsigned I = BStart[B + 1]; I-- > BStart[B];) {
+      if (opOf(F.Insts[I]) == Opcode::Call)
+        for (unsigned L : Live)
+          if (F.VRegs[L].Class == RegClass::Pred && !is_contained(Out, L))
+            Out.push_back(L);
+      for (const RegRef &R : refs(I))
+        if (R.Kind == RefKind::Def)
+          Live.reset(R.VReg);
+      for (const RegRef &R : refs(I))
+        if (R.Kind != RefKind::Def)
+          Live.set(R.VReg);
+    }
+  }
+  llvm::sort(Out);
+  return Out;
+}
+
 bool Allocator::isCoalescableCopy(const LInst &I) const {
   if (!I.isCopy() || I.Ops.size() != 2 || !I.Ops[0].isReg() ||
       !I.Ops[1].isReg())
@@ -595,7 +633,7 @@ bool Allocator::isCoalescableCopy(const LInst &I) const {
   const LOperand &D = I.Ops[0], &S = I.Ops[1];
   const VRegInfo &DI = F.VRegs[D.V], &SI = F.VRegs[S.V];
   return D.V != S.V && D.Sub == 0 && S.Sub == 0 && DI.Class == SI.Class &&
-         DI.Size == SI.Size;
+         DI.Size == SI.Size && DI.CallSlot < 0 && SI.CallSlot < 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1280,7 +1318,7 @@ void Allocator::finish() {
       Regs = std::max(Regs, 1u); // their expansions compare r0 with itself
     for (unsigned Idx = 0; Idx != I.Ops.size(); ++Idx) {
       const LOperand &Op = I.Ops[Idx];
-      if (!Op.isReg())
+      if (!Op.isReg() || F.VRegs[Op.V].CallSlot >= 0)
         continue;
       F.Assignment[Op.V] = int16_t(Color[Op.V]);
       if (F.VRegs[Op.V].Class == RegClass::Pred)
@@ -1293,6 +1331,15 @@ void Allocator::finish() {
   for (unsigned V = 0; V != F.VRegs.size(); ++V)
     if (fixedOf(V) >= 0)
       F.Assignment[V] = int16_t(fixedOf(V));
+  // Calls: the slots go right above everything else (formats/wave-asm.md
+  // §9); run() kept CallSlots registers free for them.
+  if (!F.Callees.empty()) {
+    F.CallBase = Regs;
+    for (unsigned V = 0; V != F.VRegs.size(); ++V)
+      if (F.VRegs[V].CallSlot >= 0)
+        F.Assignment[V] = int16_t(Regs + unsigned(F.VRegs[V].CallSlot));
+    Regs += F.CallSlots;
+  }
   F.RegistersUsed = Regs;
   Stats.RegistersUsed = Regs;
   Stats.PredicatesUsed = Preds.count();
@@ -1308,6 +1355,17 @@ Expected<RegAllocStats> Allocator::run() {
                  "--max-registers is " + Twine(Opts.MaxRegisters) +
                  "; kernel parameters arrive in r0..r" +
                  Twine(F.NumParams - 1));
+  // The outgoing argument and result registers of calls sit above every
+  // colour (formats/wave-asm.md §9).
+  if (!F.Callees.empty()) {
+    if (F.NumParams + F.CallSlots > KGpr || F.CallSlots >= KGpr)
+      return error("cannot be allocated with --max-registers " +
+                   Twine(Opts.MaxRegisters) + ": its calls need " +
+                   Twine(F.CallSlots) +
+                   " argument registers above its own (formats/wave-asm.md "
+                   "§9)");
+    KGpr -= F.CallSlots;
+  }
   for (unsigned V = 0; V != F.VRegs.size(); ++V) {
     int Fx = fixedOf(V);
     if (Fx >= 0 && (F.VRegs[V].Class != RegClass::GPR ||
@@ -1328,6 +1386,23 @@ Expected<RegAllocStats> Allocator::run() {
     if (HasPartialDefs)
       classifyPartialDefs();
     computeLiveness();
+    // No predicate survives a call: spill those live across one into
+    // general registers and look again.
+    if (!F.Callees.empty()) {
+      SmallVector<unsigned, 8> Across = predsLiveAcrossCalls();
+      if (!Across.empty()) {
+        IsTemp.resize(F.VRegs.size(), false);
+        if (any_of(Across, [&](unsigned V) { return IsTemp[V]; }))
+          return error("keeps a spill temporary predicate live across a "
+                       "call");
+        if (Stats.Rounds == MaxRounds)
+          return error("still spills after " + Twine(MaxRounds) +
+                       " rounds of register allocation");
+        if (Error E = rewrite(Across))
+          return std::move(E);
+        continue;
+      }
+    }
     buildGraph();
     Stats.InterferenceEdges = std::max<uint64_t>(Stats.InterferenceEdges,
                                                  AdjSet.size());

@@ -12,8 +12,12 @@
 // Calls to device functions are inlined first (mir::inlineAllCalls, no
 // size limit): WAVE's call/return act on whole waves and its call stack
 // holds 8 frames (ISA.md §4.16), while a MIR call returns per lane. A call
-// to a recursive function cannot be inlined and is an error. Device
-// functions themselves are not emitted.
+// to a recursive function cannot be inlined and is an error. Only calls of
+// `declare func`s (defined in another object) stay calls: each becomes a
+// WAVE `call` with the ABI of formats/wave-asm.md §9 (`.extern NAME` at
+// the top, `.call_base B` in the caller, arguments in r(B...)). Export
+// funcs are emitted as `.global`/`.func`; other device functions are not
+// emitted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_CODEGEN_CODEGEN_H

@@ -26,9 +26,11 @@
 //
 // Operations WAVE lacks are expanded (u32 div/rem/min/max/clamp, signed
 // mulhi, unsigned compare gt/ge by swapping operands, packed fsub by a
-// sign-flip and add, signed wave_reduce_min/max by biasing). Unsupported
-// operations (calls, i32 atomic min/max: ISA.md D32) are errors located at
-// the MIR instruction.
+// sign-flip and add, signed wave_reduce_min/max by biasing). A call of a
+// `declare func` becomes a WAVE `call` with its arguments and result in
+// call-slot registers (VRegInfo::CallSlot; formats/wave-asm.md §9).
+// Unsupported operations (recursive calls, i32 atomic min/max: ISA.md D32)
+// are errors located at the MIR instruction.
 //
 // Private variables (`alloca`, formats/mir.md) live in local memory after
 // the kernel's own (formats/wave-asm.md §9): each alloca gets a region of

@@ -73,6 +73,13 @@ struct VRegInfo {
   /// Must not be given r0: the destination of a returning atomic, where
   /// rd == 0 encodes "non-returning" (ISA.md §2.11).
   bool NoR0 = false;
+  /// An outgoing call slot (formats/wave-asm.md §9): an argument or result
+  /// register of a call of a declaration, r(B + CallSlot) once allocation
+  /// has chosen the call base B (LFunction::CallBase); -1 otherwise. Slot
+  /// registers are not allocated: no instruction but the call's argument
+  /// moves, the call itself and the move of its result mentions them, and
+  /// they are never coalesced.
+  int16_t CallSlot = -1;
   /// A readable name for comments and LIR printing: the MIR value it came
   /// from ("i.next"), or empty.
   std::string Name;
@@ -114,9 +121,15 @@ struct LOperand {
 /// (Forms.def) with every register operand present; a non-returning atomic
 /// is written with its destination omitted (Ops starts at the address).
 /// Pseudo-instructions: Copy {dst, src}, PSet {pd, imm}.
+/// A `call` of a declaration (formats/wave-asm.md §9) is {label, result
+/// slot registers (definitions, CallResults of them), argument slot
+/// registers (uses)}; the registers are call-slot virtual registers
+/// (VRegInfo::CallSlot) and are not printed in assembly.
 struct LInst {
   Opcode Op = Opcode::Nop;
   LPseudo Pseudo = LPseudo::None;
+  /// For a `call`: how many operands after the label are results (0 or 1).
+  uint8_t CallResults = 0;
   llvm::SmallVector<LOperand, 4> Ops;
   /// Printed after the instruction as `; Comment` (the MIR value or source
   /// it came from); may be empty.
@@ -154,8 +167,8 @@ struct LInst {
 
 /// Whether operand \p Idx of \p I is written (a definition) rather than
 /// read. Destinations of R_* / P_* forms, mov*, returning atomics and the
-/// first operand of copy/pset are definitions; MMA fragment and store
-/// operands are not.
+/// first operand of copy/pset are definitions, and a call's result slot
+/// registers (LInst); MMA fragment and store operands are not.
 bool isDefOperand(const LInst &I, unsigned Idx);
 
 /// Whether \p I writes virtual register \p VReg (wholly or in part).
@@ -188,6 +201,15 @@ struct LFunction {
   /// ("x, buffer, f32, read"), in parameter order; empty when a parameter
   /// cannot be described (a ptr<device> without elem(T)).
   std::vector<std::string> ParamLines;
+  /// Names of the declared functions this one calls; a `call`'s label
+  /// operand indexes this list (printed when no FuncNames are given).
+  std::vector<std::string> Callees;
+  /// The most argument or result registers of any of its calls
+  /// (formats/wave-asm.md §9): the frame reaches r(CallBase + CallSlots - 1).
+  unsigned CallSlots = 0;
+  /// After register allocation of a function with calls: the call base B,
+  /// one above every register allocated to anything else; `.call_base B`.
+  unsigned CallBase = 0;
   /// Whether `.loc` directives are printed (the module has a
   /// source_filename, emitted as `.file 1`).
   bool EmitLocs = false;
@@ -200,7 +222,8 @@ struct LFunction {
   /// virtual register no instruction uses any more.
   std::vector<int16_t> Assignment;
   /// After register allocation: the `.registers` count (highest general
-  /// register written or read, plus one; at least NumParams).
+  /// register written or read, plus one; at least NumParams; with calls,
+  /// CallBase + CallSlots).
   unsigned RegistersUsed = 0;
 
   unsigned newVReg(RegClass C, unsigned Size = 1, llvm::StringRef Name = "") {
