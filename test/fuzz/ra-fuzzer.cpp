@@ -5,7 +5,8 @@
 // 32 general registers and with 6, optimized by -O2 in between for variety.
 // compileModule may refuse a module (unsupported operations, irreducible
 // control flow, too few registers) but must never crash, and whatever it
-// writes must assemble without a single diagnostic: wave-ra's output is
+// writes must assemble, as a relocatable object (calls of declarations
+// stay relocations), without a single diagnostic: wave-ra's output is
 // ordinary assembly (formats/wave-asm.md §9). Run by
 // test/lit/fuzz/ra-fuzz.test.
 //
@@ -37,7 +38,12 @@ static void compileAndAssemble(Module &M, unsigned MaxRegisters) {
     return;
   }
   std::string Diags;
-  Expected<WbinFile> W = assembleString(Asm, "wave-ra output", &Diags);
+  // As an object: calls of declared functions stay relocations that only
+  // wave-link resolves (formats/wave-asm.md §9).
+  AsmOptions AsOpts;
+  AsOpts.Relocatable = true;
+  Expected<WbinFile> W =
+      assembleString(Asm, "wave-ra output", &Diags, AsOpts);
   if (!W || !Diags.empty()) {
     fprintf(stderr, "ra-fuzzer: wave-ra output does not assemble cleanly\n"
                     "%s\n%s\n",

@@ -464,6 +464,11 @@ Error ExtensionReader::readSymbols(uint64_t Off, uint64_t Size) {
                                "section (" + Twine(CodeSize) + " bytes)");
       if (S.Kind != WbinSymbolKind::Label && S.Size == 0)
         return fail(E + 12, "symbol '" + S.Name + "' has no code");
+      if (S.Kind == WbinSymbolKind::Label &&
+          (S.Size || S.Registers || S.CallBase ||
+           S.Binding != WbinBinding::Local))
+        return fail(E + 12, "label '" + S.Name +
+                                "' must be local with no size or frame");
       if (S.Registers > 255 || S.CallBase > 255)
         return fail(E + 16, "symbol '" + S.Name +
                                 "' has a register frame beyond r254");
