@@ -18,16 +18,6 @@ using namespace llvm;
 
 namespace wave {
 
-/// Name of extension section type \p Type (formats/wbin.md "Extension
-/// area": 1 strtab, 2 symtab, 3 reloc, 4 params, 5 lines).
-static std::string extSectionName(uint32_t Type) {
-  static const char *const Names[] = {"strtab", "symtab", "reloc", "params",
-                                      "lines"};
-  if (Type >= 1 && Type <= 5)
-    return Names[Type - 1];
-  return "ext." + std::to_string(Type);
-}
-
 std::vector<WbinSection> getSections(const WbinFile &F,
                                      ArrayRef<uint8_t> Bytes) {
   const WbinHeader &H = F.Header;
@@ -38,19 +28,13 @@ std::vector<WbinSection> getSections(const WbinFile &F,
   if (H.SymbolOffset != 0 || H.SymbolSize != 0)
     S.push_back({"symbols", H.SymbolOffset, H.SymbolSize});
   S.push_back({"metadata", H.MetadataOffset, H.MetadataSize});
-  // The extension directory: "WEXT", a u32 count, then (type, offset, size)
-  // u32 triples. readWbin() has checked that the directory and every
-  // section it lists lie inside the file, and WbinFile keeps only the
-  // decoded contents, so the ranges are read back here.
+  // The extension directory: "WEXT", a u32 count, then one 12-byte entry
+  // per section (formats/wbin.md "Directory"), as readWbin() recorded it.
   if (F.ExtensionOffset) {
-    uint64_t Dir = F.ExtensionOffset;
-    uint32_t Count = readLE32(Bytes.data() + Dir + 4);
-    S.push_back({"extdir", Dir, 8 + 12 * uint64_t(Count)});
-    for (uint32_t I = 0; I != Count; ++I) {
-      const uint8_t *E = Bytes.data() + Dir + 8 + 12 * uint64_t(I);
-      S.push_back(
-          {extSectionName(readLE32(E)), readLE32(E + 4), readLE32(E + 8)});
-    }
+    S.push_back({"extdir", F.ExtensionOffset,
+                 8 + 12 * uint64_t(F.ExtensionSections.size())});
+    for (const WbinExtSection &E : F.ExtensionSections)
+      S.push_back({wbinExtSectionName(E.Type), E.Offset, E.Size});
   }
   uint64_t End = 0;
   for (const WbinSection &X : S)

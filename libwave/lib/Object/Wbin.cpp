@@ -116,14 +116,6 @@ static bool rangeFits(uint64_t Off, uint64_t Size, uint64_t FileSize) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Section type numbers of the extension directory.
-enum ExtSectionType : uint32_t {
-  ExtStrtab = 1,
-  ExtSymtab = 2,
-  ExtReloc = 3,
-  ExtParams = 4,
-  ExtLines = 5,
-};
 constexpr uint32_t SymbolEntrySize = 24;
 constexpr uint32_t RelocEntrySize = 16;
 constexpr uint32_t ParamEntrySize = 8;
@@ -198,6 +190,14 @@ uint8_t parseWbinAccess(StringRef Name) {
       .Default(0);
 }
 
+std::string wbinExtSectionName(uint32_t Type) {
+  static const char *const Names[] = {"strtab", "symtab", "reloc", "params",
+                                      "lines"};
+  if (Type >= WbinExtStrtab && Type <= WbinExtLines)
+    return Names[Type - WbinExtStrtab];
+  return "ext." + std::to_string(Type);
+}
+
 bool WbinFile::hasExtensions() const {
   if (Relocatable || !Symbols.empty() || !Relocs.empty() || !Lines.empty())
     return true;
@@ -243,7 +243,7 @@ static void writeExtensions(const WbinFile &F, std::vector<uint8_t> &Out) {
       appendLE32(S, Sym.Registers);
       appendLE32(S, Sym.CallBase);
     }
-    Sections.emplace_back(ExtSymtab, std::move(S));
+    Sections.emplace_back(WbinExtSymtab, std::move(S));
   }
   if (!F.Relocs.empty()) {
     std::vector<uint8_t> S;
@@ -253,7 +253,7 @@ static void writeExtensions(const WbinFile &F, std::vector<uint8_t> &Out) {
       appendLE32(S, static_cast<uint32_t>(R.Type));
       appendLE32(S, static_cast<uint32_t>(R.Addend));
     }
-    Sections.emplace_back(ExtReloc, std::move(S));
+    Sections.emplace_back(WbinExtReloc, std::move(S));
   }
   {
     std::vector<uint8_t> S;
@@ -272,7 +272,7 @@ static void writeExtensions(const WbinFile &F, std::vector<uint8_t> &Out) {
       }
     }
     if (!S.empty())
-      Sections.emplace_back(ExtParams, std::move(S));
+      Sections.emplace_back(WbinExtParams, std::move(S));
   }
   if (!F.Lines.empty()) {
     std::vector<uint8_t> S;
@@ -286,9 +286,9 @@ static void writeExtensions(const WbinFile &F, std::vector<uint8_t> &Out) {
       appendLE32(S, L.Line);
       appendLE32(S, L.Column);
     }
-    Sections.emplace_back(ExtLines, std::move(S));
+    Sections.emplace_back(WbinExtLines, std::move(S));
   }
-  Sections.emplace(Sections.begin(), ExtStrtab, std::move(Strings.Bytes));
+  Sections.emplace(Sections.begin(), WbinExtStrtab, std::move(Strings.Bytes));
 
   const uint32_t Start = Out.size();
   Out.insert(Out.end(), {'W', 'E', 'X', 'T'});
@@ -374,32 +374,31 @@ Error ExtensionReader::read(uint64_t Start) {
       return fail(At + 4, "extension section " + Twine(I) + " [" +
                               Twine(E.Off) + ", +" + Twine(E.Size) +
                               ") lies outside the extension area");
-    if (E.Type >= ExtStrtab && E.Type <= ExtLines) {
+    if (E.Type >= WbinExtStrtab && E.Type <= WbinExtLines) {
       if (Seen & (1u << E.Type))
         return fail(At, "extension section type " + Twine(E.Type) +
                             " appears twice");
       Seen |= 1u << E.Type;
-    } else {
-      F.UnknownSections.push_back({E.Type, uint32_t(E.Off), uint32_t(E.Size)});
     }
+    F.ExtensionSections.push_back({E.Type, uint32_t(E.Off), uint32_t(E.Size)});
     Dir.push_back(E);
   }
   // The string table first: every other section refers to it.
   for (const Entry &E : Dir)
-    if (E.Type == ExtStrtab) {
+    if (E.Type == WbinExtStrtab) {
       StrOff = E.Off;
       StrSize = E.Size;
     }
   for (const Entry &E : Dir) {
     Error Err = Error::success();
     switch (E.Type) {
-    case ExtSymtab:
+    case WbinExtSymtab:
       Err = readSymbols(E.Off, E.Size);
       break;
-    case ExtParams:
+    case WbinExtParams:
       Err = readParams(E.Off, E.Size);
       break;
-    case ExtLines:
+    case WbinExtLines:
       Err = readLines(E.Off, E.Size);
       break;
     default:
@@ -410,7 +409,7 @@ Error ExtensionReader::read(uint64_t Start) {
   }
   // Relocations refer to symbols, so they come last.
   for (const Entry &E : Dir)
-    if (E.Type == ExtReloc)
+    if (E.Type == WbinExtReloc)
       if (Error Err = readRelocs(E.Off, E.Size))
         return Err;
   if (!F.Relocs.empty() && !F.Relocatable)

@@ -158,8 +158,22 @@ struct WbinLine {
   }
 };
 
-/// An extension section this reader does not know (kept for wave-objdump).
-struct WbinUnknownSection {
+/// Extension section types (formats/wbin.md "Directory"); other values are
+/// reserved and skipped by readers.
+enum WbinExtType : uint32_t {
+  WbinExtStrtab = 1,
+  WbinExtSymtab = 2,
+  WbinExtReloc = 3,
+  WbinExtParams = 4,
+  WbinExtLines = 5,
+};
+/// "strtab", "symtab", "reloc", "params", "lines", or "ext.N" for a
+/// reserved type N.
+std::string wbinExtSectionName(uint32_t Type);
+
+/// One entry of the extension directory as read: a section's type and its
+/// absolute file range.
+struct WbinExtSection {
   uint32_t Type = 0, Offset = 0, Size = 0;
 };
 
@@ -182,8 +196,9 @@ struct WbinFile {
   std::vector<std::string> SourceFiles;
   /// Line table rows sorted by Offset.
   std::vector<WbinLine> Lines;
-  /// Sections of unknown type found by the reader (never written).
-  std::vector<WbinUnknownSection> UnknownSections;
+  /// Every entry of the extension directory, in directory order, known
+  /// types and reserved ones (reader only; the writer lays out its own).
+  std::vector<WbinExtSection> ExtensionSections;
   /// Absolute file offset of the extension area as read (reader only; 0 =
   /// none).
   uint32_t ExtensionOffset = 0;
