@@ -518,11 +518,7 @@ bool Parser::parseFile(const Token &D) {
   if (FileNumbers.count(N))
     return error(D, "file number " + Twine(N) + " defined twice");
   // One entry per distinct name, so two numbers for one file share it.
-  auto It = llvm::find(File.SourceFiles, Name);
-  uint32_t Index = It - File.SourceFiles.begin();
-  if (It == File.SourceFiles.end())
-    File.SourceFiles.push_back(Name);
-  FileNumbers[N] = Index;
+  FileNumbers[N] = File.addSourceFile(Name);
   return false;
 }
 
@@ -902,17 +898,9 @@ bool Parser::parseInstruction() {
 
   size_t Pos = File.Code.size();
   // A line row where the location changes (formats/wbin.md "LINES").
-  const WbinLine *Last = File.Lines.empty() ? nullptr : &File.Lines.back();
-  bool Same = Last ? (Last->Line == 0 && CurLoc.Line == 0) ||
-                        (Last->File == CurLoc.File &&
-                         Last->Line == CurLoc.Line &&
-                         Last->Column == CurLoc.Column)
-                  : CurLoc.Line == 0;
-  if (!Same) {
-    WbinLine Row = CurLoc;
-    Row.Offset = Pos;
-    File.Lines.push_back(Row);
-  }
+  WbinLine Row = CurLoc;
+  Row.Offset = Pos;
+  File.addLine(Row);
   encodeInst(I, File.Code);
   if (CallLabel)
     Calls.push_back({Pos + 4, unsigned(OpenKernel), Ops[*CallLabel].Tok});

@@ -134,8 +134,6 @@ private:
   std::vector<Copy> Copies;
   std::map<std::pair<unsigned, uint32_t>, unsigned> CopyOf;
   std::vector<uint8_t> KernelCode;
-  std::vector<std::vector<uint8_t>> CopyCode;
-  StringMap<uint32_t> FileIndex;
 };
 
 } // namespace
@@ -359,28 +357,11 @@ void Linker::addLines(unsigned U, uint32_t At, WbinFile &Out) {
     WbinLine Row;
     Row.Offset = Offset;
     if (L) {
-      const std::string &Name = F.SourceFiles[L->File];
-      auto [It, New] = FileIndex.try_emplace(Name, Out.SourceFiles.size());
-      if (New)
-        Out.SourceFiles.push_back(Name);
-      Row.File = It->second;
+      Row.File = Out.addSourceFile(F.SourceFiles[L->File]);
       Row.Line = L->Line;
       Row.Column = L->Column;
     }
-    if (!Out.Lines.empty()) {
-      WbinLine &Prev = Out.Lines.back();
-      if ((Prev.Line == 0 && Row.Line == 0) ||
-          (Prev.File == Row.File && Prev.Line == Row.Line &&
-           Prev.Column == Row.Column))
-        return;
-      if (Prev.Offset == Row.Offset) {
-        Prev = Row;
-        return;
-      }
-    } else if (Row.Line == 0) {
-      return;
-    }
-    Out.Lines.push_back(Row);
+    Out.addLine(Row);
   };
   Emit(F.lineFor(S.Offset), At);
   auto It = llvm::upper_bound(F.Lines, S.Offset,

@@ -217,6 +217,31 @@ const WbinLine *WbinFile::lineFor(uint32_t Offset) const {
   return It->Line == 0 ? nullptr : &*It;
 }
 
+uint32_t WbinFile::addSourceFile(StringRef Name) {
+  auto It = llvm::find(SourceFiles, Name);
+  if (It != SourceFiles.end())
+    return It - SourceFiles.begin();
+  SourceFiles.push_back(Name.str());
+  return SourceFiles.size() - 1;
+}
+
+void WbinFile::addLine(const WbinLine &Row) {
+  if (Lines.empty()) {
+    if (Row.Line != 0)
+      Lines.push_back(Row);
+    return;
+  }
+  WbinLine &Prev = Lines.back();
+  if ((Prev.Line == 0 && Row.Line == 0) ||
+      (Prev.File == Row.File && Prev.Line == Row.Line &&
+       Prev.Column == Row.Column))
+    return;
+  if (Prev.Offset == Row.Offset)
+    Prev = Row;
+  else
+    Lines.push_back(Row);
+}
+
 int WbinFile::findSymbol(StringRef Name) const {
   for (size_t I = 0; I != Symbols.size(); ++I)
     if (Symbols[I].Name == Name)

@@ -212,6 +212,14 @@ struct WbinFile {
   const WbinLine *lineFor(uint32_t Offset) const;
   /// Index of the symbol named \p Name, or -1.
   int findSymbol(llvm::StringRef Name) const;
+  /// Index of source file \p Name in SourceFiles, appending it if new.
+  uint32_t addSourceFile(llvm::StringRef Name);
+  /// Appends line-table row \p Row (rows come in offset order) unless the
+  /// table already says the same from the last row on: the same file, line
+  /// and column, or "no location" (Line 0) for both. A row at the last
+  /// row's offset replaces it; a "no location" row at the start is
+  /// dropped. So every row marks a change (formats/wbin.md "LINES").
+  void addLine(const WbinLine &Row);
 
   /// The code bytes of kernel \p K. The reader guarantees the range lies
   /// inside Code.
