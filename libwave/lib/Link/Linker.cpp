@@ -121,11 +121,16 @@ private:
   /// Appends the line rows of input unit \p U placed at code-section
   /// offset \p At.
   void addLines(unsigned U, uint32_t At, WbinFile &Out);
+  /// The unit of input \p In whose code contains code-section offset
+  /// \p Offset, or -1.
+  int ownerOf(unsigned In, uint32_t Offset) const;
 
   ArrayRef<LinkInput> Inputs;
   const LinkOptions &Opts;
   std::vector<Unit> Units;
   std::vector<DenseMap<unsigned, unsigned>> UnitOfSymbol; ///< per input.
+  /// Per input, its units sorted by offset (they do not overlap).
+  std::vector<std::vector<unsigned>> UnitsByOffset;
   StringMap<unsigned> Globals;
   std::vector<unsigned> Roots;
   std::vector<bool> Live;
@@ -146,6 +151,7 @@ std::string Linker::describe(unsigned U) const {
 
 Error Linker::collectUnits() {
   UnitOfSymbol.resize(Inputs.size());
+  UnitsByOffset.resize(Inputs.size());
   for (unsigned In = 0; In != Inputs.size(); ++In) {
     const WbinFile &F = Inputs[In].File;
     if (!F.Relocatable)
@@ -153,7 +159,7 @@ Error Linker::collectUnits() {
                        ": not a relocatable object (an executable or a "
                        "reference-format file); make objects with "
                        "'wave-as -c'");
-    std::vector<unsigned> Mine;
+    std::vector<unsigned> &Mine = UnitsByOffset[In];
     for (unsigned S = 0; S != F.Symbols.size(); ++S) {
       const WbinSymbol &Sym = F.Symbols[S];
       if (!Sym.Defined || Sym.Kind == WbinSymbolKind::Label)
@@ -183,20 +189,28 @@ Error Linker::collectUnits() {
                          Q.Name + "' overlap");
     }
     for (const WbinReloc &R : F.Relocs) {
-      auto It = llvm::upper_bound(Mine, R.Offset, [&](uint32_t O, unsigned U) {
-        return O < Units[U].Sym->Offset;
-      });
-      const WbinSymbol *S =
-          It == Mine.begin() ? nullptr : Units[*std::prev(It)].Sym;
+      int U = ownerOf(In, R.Offset);
+      const WbinSymbol *S = U < 0 ? nullptr : Units[U].Sym;
       if (!S || R.Offset + 8 > S->Offset + S->Size)
         return linkError(Inputs[In].Name + ": relocation at code offset " +
                          Twine(R.Offset) +
                          " lies outside every kernel and function");
-      Units[*std::prev(It)].Calls.push_back(
+      Units[U].Calls.push_back(
           {R.Offset - S->Offset, -1 - int64_t(R.Symbol), R.Addend});
     }
   }
   return Error::success();
+}
+
+int Linker::ownerOf(unsigned In, uint32_t Offset) const {
+  const std::vector<unsigned> &Sorted = UnitsByOffset[In];
+  auto It = llvm::upper_bound(Sorted, Offset, [&](uint32_t O, unsigned U) {
+    return O < Units[U].Sym->Offset;
+  });
+  if (It == Sorted.begin())
+    return -1;
+  const WbinSymbol &S = *Units[*std::prev(It)].Sym;
+  return Offset < S.Offset + S.Size ? int(*std::prev(It)) : -1;
 }
 
 Error Linker::resolve(unsigned U) {
@@ -281,33 +295,27 @@ Error Linker::markLive() {
 Expected<unsigned> Linker::place(unsigned U, uint32_t Base,
                                  SmallVectorImpl<unsigned> &Path) {
   // Path holds the units of the call chain from the kernel down to U.
-  if (llvm::is_contained(Path, U)) {
-    std::string Chain;
-    for (unsigned P : Path)
-      Chain += Units[P].Sym->Name + " -> ";
-    return linkError("recursive call chain " + Chain + Units[U].Sym->Name +
-                     " (" + inputName(U) +
-                     "): WAVE has no stack for recursion");
-  }
-  const unsigned Depth = Path.size(); // frames pushed to reach U
   auto Chain = [&] {
     std::string S;
     for (unsigned P : Path)
       S += Units[P].Sym->Name + " -> ";
     return S + Units[U].Sym->Name;
   };
+  if (llvm::is_contained(Path, U))
+    return linkError("recursive call chain " + Chain() + " (" + inputName(U) +
+                     "): WAVE has no stack for recursion");
+  const unsigned Depth = Path.size(); // frames pushed to reach U
+  // A copy placed before brings the calls below it (its height); a new one
+  // is checked as its callees are placed.
   auto Found = CopyOf.find({U, Base});
-  if (Found != CopyOf.end()) {
-    if (Depth + Copies[Found->second].Height > MaxCallDepth)
-      return linkError("call chain " + Chain() + " nests more than " +
-                       Twine(MaxCallDepth) +
-                       " calls, the depth of WAVE's call stack (ISA.md §4.16)");
-    return Found->second;
-  }
-  if (Depth > MaxCallDepth)
+  const unsigned Below =
+      Found == CopyOf.end() ? 0 : Copies[Found->second].Height;
+  if (Depth + Below > MaxCallDepth)
     return linkError("call chain " + Chain() + " nests more than " +
                      Twine(MaxCallDepth) +
                      " calls, the depth of WAVE's call stack (ISA.md §4.16)");
+  if (Found != CopyOf.end())
+    return Found->second;
   const WbinSymbol &S = *Units[U].Sym;
   if (Base + S.Registers > MaxRegister + 1)
     return linkError("call chain " + Chain() + " needs registers up to r" +
@@ -439,16 +447,12 @@ Expected<WbinFile> Linker::linkRelocatable() {
     for (const WbinSymbol &S : Inputs[In].File.Symbols) {
       if (S.Kind != WbinSymbolKind::Label)
         continue;
-      for (unsigned U = 0; U != Units.size(); ++U) {
-        const WbinSymbol &Owner = *Units[U].Sym;
-        if (Units[U].Input == In && Live[U] && S.Offset >= Owner.Offset &&
-            S.Offset < Owner.Offset + Owner.Size) {
-          WbinSymbol L = S;
-          L.Offset = NewStart[U] + (S.Offset - Owner.Offset);
-          Out.Symbols.push_back(L);
-          break;
-        }
-      }
+      int U = ownerOf(In, S.Offset);
+      if (U < 0 || !Live[U])
+        continue;
+      WbinSymbol L = S;
+      L.Offset = NewStart[U] + (S.Offset - Units[U].Sym->Offset);
+      Out.Symbols.push_back(L);
     }
   // Relocations; references nobody defines stay undefined symbols.
   StringMap<uint32_t> Undefined;
