@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "CppParser.h"
 
+#include "../StrayChar.h"
+
 #include "wave/Frontend/Frontend.h"
 #include "wave/Frontend/NumberLiteral.h"
 
@@ -70,12 +72,8 @@ std::string CppParser::describe(const CppToken &T) {
     return "a string literal";
   case CppTok::Char:
     return "a character literal";
-  case CppTok::Unknown: {
-    unsigned char C = T.Text.empty() ? 0 : T.Text[0];
-    if (C < 0x20 || C == 0x7f)
-      return "byte 0x" + llvm::utohexstr(C, /*LowerCase=*/true, 2);
-    return "'" + T.Text.str() + "'";
-  }
+  case CppTok::Unknown:
+    return describeStrayChar(T.Text);
   default:
     return "'" + T.Text.str() + "'";
   }

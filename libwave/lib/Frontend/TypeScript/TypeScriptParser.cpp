@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "TypeScriptParser.h"
 
+#include "../StrayChar.h"
+
 #include "wave/Frontend/Frontend.h"
 #include "wave/Frontend/NumberLiteral.h"
 
@@ -73,12 +75,8 @@ std::string TSParser::describe(const TSToken &T) {
     return "a string literal";
   case TSTok::Template:
     return "a template literal";
-  case TSTok::Unknown: {
-    unsigned char C = T.Text.empty() ? 0 : T.Text[0];
-    if (C < 0x20 || C == 0x7f)
-      return "byte 0x" + llvm::utohexstr(C, /*LowerCase=*/true, 2);
-    return "'" + T.Text.str() + "'";
-  }
+  case TSTok::Unknown:
+    return describeStrayChar(T.Text);
   default:
     return "'" + T.Text.str() + "'";
   }
