@@ -239,14 +239,6 @@ static std::optional<T> parseFloatText(StringRef Text, bool &Overflow) {
   return V;
 }
 
-/// Rounds the f32 with bits \p F to bfloat16, nearest even (NaN stays a
-/// quiet NaN). The ISA's cvt truncates (D35); values a user writes round.
-static uint16_t f32BitsToBf16Nearest(uint32_t F) {
-  if ((F & 0x7fffffffu) > 0x7f800000u)
-    return uint16_t((F >> 16) | 0x40);
-  return uint16_t((F + 0x7fffu + ((F >> 16) & 1)) >> 16);
-}
-
 Expected<uint32_t> parseScalarValue(StringRef Text, WbinType T,
                                     StringRef What) {
   auto Invalid = [&](const Twine &Expected) {

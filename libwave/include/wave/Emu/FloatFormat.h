@@ -33,6 +33,14 @@ uint16_t f32BitsToF16(uint32_t F);
 inline uint32_t bf16ToF32Bits(uint16_t H) { return uint32_t(H) << 16; }
 /// f32 -> bfloat16 by truncation (ISA.md §4.8, D35): the upper 16 bits.
 inline uint16_t f32BitsToBf16(uint32_t F) { return uint16_t(F >> 16); }
+/// f32 -> bfloat16 rounded to nearest even, NaN kept quiet: how values a
+/// user writes (wave-run's buffer generators) become bf16, unlike the
+/// ISA's truncating `cvt`.
+inline uint16_t f32BitsToBf16Nearest(uint32_t F) {
+  if ((F & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((F >> 16) | 0x40);
+  return uint16_t((F + 0x7fffu + ((F >> 16) & 1)) >> 16);
+}
 
 /// Formats \p F like the reference emulator's `--dump-f32` (ISA.md §7.3):
 /// `NaN`, `inf`, `-inf`, `0.0`/`-0.0`; shortest round-trip digits, printed
