@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/Disassembler.h"
+#include "wave/Support/Quote.h"
 
 #include "wave/Asm/InstPrinter.h"
 #include "wave/ISA/ISA.h"
@@ -111,17 +112,6 @@ Error disassembleCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
   return printCode(Code, OS, Opts, BaseOffset, /*Labels=*/false);
 }
 
-/// `"NAME"` with `\` and `"` escaped as wave-as reads them.
-static std::string quoted(StringRef Name) {
-  std::string S = "\"";
-  for (char C : Name) {
-    if (C == '"' || C == '\\')
-      S += '\\';
-    S += C;
-  }
-  return S + "\"";
-}
-
 Error disassemble(const WbinFile &F, raw_ostream &OS,
                   const DisasmOptions &Opts) {
   const uint64_t FileBase =
@@ -130,8 +120,11 @@ Error disassemble(const WbinFile &F, raw_ostream &OS,
     return printCode(F.Code, OS, Opts, FileBase, /*Labels=*/false);
   // Source files of the line table, numbered from 1 in table order.
   if (!Opts.NoDirectives && !F.SourceFiles.empty()) {
-    for (size_t I = 0; I != F.SourceFiles.size(); ++I)
-      OS << ".file " << I + 1 << ' ' << quoted(F.SourceFiles[I]) << '\n';
+    for (size_t I = 0; I != F.SourceFiles.size(); ++I) {
+      OS << ".file " << I + 1 << ' ';
+      writeQuoted(OS, F.SourceFiles[I]);
+      OS << '\n';
+    }
     OS << '\n';
   }
   for (unsigned KI = 0; KI != F.Kernels.size(); ++KI) {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/CodeGen/CodeGen.h"
+#include "wave/Support/Quote.h"
 
 #include "wave/CodeGen/ISel.h"
 #include "wave/CodeGen/LIR.h"
@@ -482,13 +483,9 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
   std::string Header;
   raw_string_ostream HeaderOS(Header);
   if (EmitLocs && Opts.Emit == EmitKind::Asm) {
-    HeaderOS << ".file 1 \"";
-    for (char C : M.SourceFile) {
-      if (C == '"' || C == '\\')
-        HeaderOS << '\\';
-      HeaderOS << C;
-    }
-    HeaderOS << "\"\n\n";
+    HeaderOS << ".file 1 ";
+    writeQuoted(HeaderOS, M.SourceFile);
+    HeaderOS << "\n\n";
   }
   for (const std::unique_ptr<mir::Function> &MF : M.functions()) {
     // Kernels, and export funcs as `.func` (the others are inlined).

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/IR/MIRPrinter.h"
+#include "wave/Support/Quote.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallString.h"
@@ -276,13 +277,9 @@ void printFunction(const Function &F, raw_ostream &OS) {
 void printModule(const Module &M, raw_ostream &OS) {
   bool First = true;
   if (!M.SourceFile.empty()) {
-    OS << "source_filename = \"";
-    for (char C : M.SourceFile) {
-      if (C == '"' || C == '\\')
-        OS << '\\';
-      OS << C;
-    }
-    OS << "\"\n";
+    OS << "source_filename = ";
+    writeQuoted(OS, M.SourceFile);
+    OS << '\n';
     First = false;
   }
   for (const auto &F : M.functions()) {
