@@ -183,6 +183,17 @@ private:
     return ArrayRef<RegRef>(Refs).slice(RefStart[I],
                                         RefStart[I + 1] - RefStart[I]);
   }
+  /// Turns \p Live, the registers live after instruction \p I, into those
+  /// live before it: full definitions end a live range, uses (and the
+  /// partial definitions that keep the rest of a register) start one.
+  void stepBack(LiveSet &Live, unsigned I) const {
+    for (const RegRef &R : refs(I))
+      if (R.Kind == RefKind::Def)
+        Live.reset(R.VReg);
+    for (const RegRef &R : refs(I))
+      if (R.Kind != RefKind::Def)
+        Live.set(R.VReg);
+  }
   SmallVector<unsigned, 2> instSuccs(unsigned I) const;
   bool isCoalescableCopy(const LInst &I) const;
 
@@ -614,12 +625,7 @@ SmallVector<unsigned, 8> Allocator::predsLiveAcrossCalls() const {
         for (unsigned L : Live)
           if (F.VRegs[L].Class == RegClass::Pred && !is_contained(Out, L))
             Out.push_back(L);
-      for (const RegRef &R : refs(I))
-        if (R.Kind == RefKind::Def)
-          Live.reset(R.VReg);
-      for (const RegRef &R : refs(I))
-        if (R.Kind != RefKind::Def)
-          Live.set(R.VReg);
+      stepBack(Live, I);
     }
   }
   llvm::sort(Out);
@@ -730,12 +736,7 @@ void Allocator::buildGraph() {
         for (unsigned D2 : Defs)
           addEdge(D, D2);
       }
-      for (const RegRef &R : RR)
-        if (R.Kind == RefKind::Def)
-          Live.reset(R.VReg);
-      for (const RegRef &R : RR)
-        if (R.Kind != RefKind::Def)
-          Live.set(R.VReg);
+      stepBack(Live, I);
     }
   }
   if (Opts.InterferenceOut)
