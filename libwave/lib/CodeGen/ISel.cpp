@@ -38,6 +38,10 @@ using mir::BasicBlock;
 using mir::CmpPred;
 using mir::Type;
 
+/// General registers a value of type \p T occupies: a pair for f64
+/// (ISA.md §2.6), one otherwise.
+static unsigned regCount(Type T) { return T == Type::F64 ? 2 : 1; }
+
 namespace {
 
 /// The printed label of every block without its sigil: its name, or its
@@ -208,6 +212,14 @@ private:
   void movConst(unsigned Dst, const mir::Constant &C);
   /// Writes the 0/1 value of predicate \p P into \p Dst.
   void predToGPR(unsigned Dst, unsigned P);
+  /// Writes \p V into general register \p Dst (of V's size): a constant
+  /// directly, a value from its register (an i1 as 0/1).
+  void moveValue(unsigned Dst, const mir::Value *V) {
+    if (const auto *C = dyn_cast<mir::Constant>(V))
+      movConst(Dst, *C);
+    else
+      copy(Dst, gpr(V));
+  }
 
   Error error(const mir::Instruction &I, const Twine &Msg) {
     return make_error<mir::MIRDiagError>(
@@ -319,7 +331,7 @@ void ISel::scanValues() {
   unsigned Slot = 0;
   for (unsigned K = 0; K != MF.numArgs(); ++K) {
     const mir::Argument *A = MF.arg(K);
-    unsigned Size = A->type() == Type::F64 ? 2 : 1;
+    unsigned Size = regCount(A->type());
     unsigned V = L.newVReg(RegClass::GPR, Size, A->name());
     L.VRegs[V].Fixed = int16_t(Slot);
     Slot += Size;
@@ -332,7 +344,7 @@ void ISel::scanValues() {
         continue;
       RegClass C = T == Type::I1 && livesInPredicate(I) ? RegClass::Pred
                                                           : RegClass::GPR;
-      unsigned Size = T == Type::F64 ? 2 : 1;
+      unsigned Size = regCount(T);
       VRegOf[&I] = L.newVReg(C, Size, I.name());
       if (I.isPhi())
         PhiIn[&I] = L.newVReg(C, Size);
@@ -677,13 +689,9 @@ Error ISel::select(const mir::Instruction &I) {
     // (formats/wave-asm.md §9).
     if (!MF.isKernel() && I.numOperands()) {
       const mir::Value *V = I.operand(0);
-      unsigned Res = F().newVReg(RegClass::GPR, V->type() == Type::F64 ? 2 : 1,
-                                 "result");
+      unsigned Res = F().newVReg(RegClass::GPR, regCount(V->type()), "result");
       F().VRegs[Res].Fixed = 0;
-      if (const auto *C = dyn_cast<mir::Constant>(V))
-        movConst(Res, *C);
-      else
-        copy(Res, gpr(V));
+      moveValue(Res, V);
     }
     return Error::success();
   case Opcode::Phi:
@@ -1272,12 +1280,9 @@ Error ISel::selectCall(const mir::Instruction &I) {
   unsigned Slot = 0;
   for (unsigned K = 0; K != I.numOperands(); ++K) {
     const mir::Value *V = I.operand(K);
-    unsigned Size = V->type() == Type::F64 ? 2 : 1;
+    unsigned Size = regCount(V->type());
     unsigned S = NewSlot(Slot, Size, Name + ".arg" + Twine(K));
-    if (const auto *C = dyn_cast<mir::Constant>(V))
-      movConst(S, *C);
-    else
-      copy(S, gpr(V));
+    moveValue(S, V);
     Out->back().Comment = "argument " + std::to_string(K) + " of @" + Name;
     Args.push_back(S);
     Slot += Size;
@@ -1287,7 +1292,7 @@ Error ISel::selectCall(const mir::Instruction &I) {
   Call.Ops.push_back(LOperand::label(CalleeIdx));
   unsigned Result = ~0u, ResultSize = 0;
   if (I.type() != Type::Void) {
-    ResultSize = I.type() == Type::F64 ? 2 : 1;
+    ResultSize = regCount(I.type());
     Result = NewSlot(0, ResultSize, Name + ".result");
     Call.Ops.push_back(R(Result));
     Call.CallResults = 1;
