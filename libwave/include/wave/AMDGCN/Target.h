@@ -1,0 +1,54 @@
+//===- Target.h - AMDGCN target descriptions ---------------------*- C++ -*-===//
+//
+// One GCNTarget per processor the AMDGCN stage can translate WAVE code for
+// (formats/amdgcn-abi.md "Targets"). Everything that differs between
+// processors lives here as data -- wave size, register files, instruction
+// spellings, wait-count counters, memory-model sequences, hazard rules -- so
+// the translator, the passes and the emitter never test processor names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_AMDGCN_TARGET_H
+#define WAVE_AMDGCN_TARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace wave::amdgcn {
+
+/// Instruction-set generation: selects a column of the spelling table
+/// (GCNOps.def) and the wait-count model. GFX9 covers gfx90a/gfx942/gfx950
+/// (AMD "CDNA2/3/4 ISA"), GFX11 gfx1100 ("RDNA3 ISA"), GFX12 gfx1200 and
+/// gfx1250 ("RDNA4 ISA").
+enum class GCNGen : uint8_t { GFX9, GFX11, GFX12 };
+
+/// Static description of one processor. All register counts are per lane
+/// (VGPRs) or per wave (SGPRs); granules are in registers.
+struct GCNTarget {
+  const char *Name;       ///< `--mcpu` value, e.g. "gfx942".
+  GCNGen Gen;
+  unsigned WaveSize;      ///< lanes per wave WAVE code runs at: 64 or 32.
+  unsigned MaxVGPRs;      ///< architectural VGPRs addressable per lane.
+  unsigned MaxSGPRs;      ///< SGPRs the allocator may use (VCC excluded).
+  unsigned VGPRGranule;   ///< `.amdhsa_next_free_vgpr` allocation granule.
+  bool HasAccumOffset;    ///< needs `.amdhsa_accum_offset` (gfx90a/942/950).
+  bool PackedWorkItemIDs; ///< x,y,z ids packed in v0 (10 bits each).
+  unsigned ConstantBusLimit; ///< SGPR/literal operands per VALU instruction.
+  bool VOP3Literal;       ///< VOP3 encodings accept a 32-bit literal.
+  bool SplitBarrier;      ///< s_barrier_signal/s_barrier_wait (GFX12).
+  bool Supported;         ///< false: named in diagnostics, rejected.
+};
+
+/// Every processor wavetools knows, in the order `--help` lists them.
+llvm::ArrayRef<GCNTarget> allTargets();
+
+/// The target named \p MCPU (exact match), or nullptr.
+const GCNTarget *lookupTarget(llvm::StringRef MCPU);
+
+/// Comma-separated names of the supported targets, for diagnostics.
+std::string supportedTargetList();
+
+} // namespace wave::amdgcn
+
+#endif // WAVE_AMDGCN_TARGET_H
