@@ -1,19 +1,26 @@
 //===- wave-as.cpp - WAVE assembler driver --------------------------------===//
 //
 // wave-as [options] [INPUT]: assembles WAVE assembly (ISA.md §6,
-// formats/wave-asm.md) into a `.wbin` (ISA.md §5). The work is done by
-// wave::assemble(); this file maps options to it and results to exit codes.
+// formats/wave-asm.md) into a `.wbin` (ISA.md §5). With
+// --target=amdgcn-amd-amdhsa --mcpu=CPU it goes on through the AMDGCN stage
+// (DESIGN.md "AMDGCN stage") to an HSA code object, or AMDGCN assembly with
+// -S; the input may then also be an executable `.wbin`. The work is done by
+// wave::assemble() and amdgcn::runAMDGCNStage(); this file maps options to
+// them and results to exit codes.
 //
 //===----------------------------------------------------------------------===//
+#include "wave/AMDGCN/Driver.h"
 #include "wave/Asm/AsmParser.h"
 #include "wave/Asm/Disassembler.h"
 #include "wave/Object/Wbin.h"
+#include "wave/Tool/Input.h"
 #include "wave/Tool/Tool.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
+
+#include <optional>
 
 using namespace llvm;
 using namespace wave;
@@ -30,17 +37,46 @@ static void dumpHex(ArrayRef<uint8_t> Bytes, raw_ostream &OS) {
   }
 }
 
+/// Usage checks CLI11 cannot express: which options go with which target.
+/// Throws CLI::ValidationError, which runMain() reports as a usage error.
+static void checkTargetOptions(const CLI::App &App, const std::string &Target,
+                               const std::string &MCPU) {
+  auto Fail = [](const Twine &Msg) { throw CLI::ValidationError(Msg.str()); };
+  std::string Triple = amdgcn::AMDGCNTriple;
+  if (Target != "wave" && Target != Triple)
+    Fail("unknown target '" + Target + "'; supported: wave, " + Triple);
+  if (Target != Triple) {
+    for (const char *Opt : {"--mcpu", "-S", "--clang", "--ld-lld"})
+      if (App.count(Opt))
+        Fail(Twine(Opt) + " needs --target=" + Triple);
+    return;
+  }
+  for (const char *Opt : {"-c", "--no-symbols", "--dump-hex", "--show-encoding"})
+    if (App.count(Opt))
+      Fail(Twine(Opt) + " cannot be used with --target=" + Triple);
+  if (!App.count("--mcpu"))
+    Fail("--target=" + Triple + " needs --mcpu=CPU; supported: " +
+         amdgcn::supportedTargetList());
+  if (!amdgcn::lookupTarget(MCPU))
+    Fail("unknown processor '" + MCPU +
+         "'; supported: " + amdgcn::supportedTargetList());
+}
+
 int main(int Argc, char **Argv) {
-  auto App = tool::makeApp(ToolName, "Assemble WAVE assembly into a .wbin "
-                                     "object file.");
-  std::string Input = "-", Output, Warn = "all";
+  auto App = tool::makeApp(ToolName,
+                           "Assemble WAVE assembly into a .wbin object file, "
+                           "or translate it into an AMD HSA code object.");
+  std::string Input = "-", Output, Warn = "all", Target = "wave", MCPU;
   bool Force = false, NoSymbols = false, DumpHex = false, ShowEncoding = false,
        Verbose = false, Relocatable = false;
+  amdgcn::StageOptions Stage;
   App->add_option("INPUT", Input,
-                  "Assembly source file; '-' (the default) reads stdin");
+                  "Assembly source file (for amdgcn also an executable .wbin); "
+                  "'-' (the default) reads stdin");
   App->add_option("-o,--output", Output,
                   "Output file; '-' is stdout. Default: INPUT with its "
-                  "extension replaced by .wbin, or stdout for stdin")
+                  "extension replaced by .wbin (.hsaco, or .s with -S, for "
+                  "amdgcn), or stdout for stdin")
       ->type_name("FILE");
   App->add_flag("-f,--force", Force, "Write binary output even to a terminal");
   App->add_flag("-c,--relocatable", Relocatable,
@@ -62,6 +98,27 @@ int main(int Argc, char **Argv) {
                   "warnings as errors)")
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"all", "none", "error"}));
+  App->add_option("--target", Target,
+                  "'wave' (the default): write a .wbin; 'amdgcn-amd-amdhsa': "
+                  "translate to an AMD HSA code object (.hsaco); INPUT may "
+                  "then also be an executable .wbin")
+      ->type_name("TRIPLE");
+  App->add_option("--mcpu", MCPU,
+                  "AMD processor for amdgcn-amd-amdhsa (required): " +
+                      amdgcn::supportedTargetList())
+      ->type_name("CPU");
+  App->add_flag("-S", Stage.AssemblyOnly,
+                "amdgcn: write AMDGCN assembly text instead of a code object");
+  App->add_option("--clang", Stage.Tools.Clang,
+                  "amdgcn: the clang to assemble with (default: $WAVE_CLANG, "
+                  "else clang-22 or clang on PATH)")
+      ->type_name("PATH");
+  App->add_option("--ld-lld", Stage.Tools.LdLld,
+                  "amdgcn: the ld.lld to link with (default: $WAVE_LD_LLD, "
+                  "else ld.lld-22 or ld.lld on PATH)")
+      ->type_name("PATH");
+  App->parse_complete_callback(
+      [&] { checkTargetOptions(*App, Target, MCPU); });
 
   return tool::runMain(*App, Argc, Argv, [&]() -> int {
     auto BufOrErr = tool::readInput(Input);
@@ -69,19 +126,16 @@ int main(int Argc, char **Argv) {
       tool::printFileError(ToolName, Input, BufOrErr.takeError());
       return tool::ExitUsage;
     }
-    SourceMgr SM;
-    SM.AddNewSourceBuffer(std::move(*BufOrErr), SMLoc());
+    bool AMDGCN = Target == amdgcn::AMDGCNTriple;
     AsmOptions Opts;
     Opts.Relocatable = Relocatable;
     Opts.Warnings = Warn == "none"    ? WarningMode::None
                     : Warn == "error" ? WarningMode::Error
                                       : WarningMode::All;
-    Expected<WbinFile> File = assemble(SM, Opts);
-    if (!File) {
-      // Every diagnostic has been printed already.
-      consumeError(File.takeError());
+    std::optional<WbinFile> File =
+        tool::loadProgram(ToolName, std::move(*BufOrErr), Input, AMDGCN, Opts);
+    if (!File)
       return tool::ExitInvalidInput;
-    }
 
     if (ShowEncoding) {
       DisasmOptions DOpts;
@@ -93,9 +147,23 @@ int main(int Argc, char **Argv) {
       return tool::ExitSuccess;
     }
 
-    WbinWriteOptions WOpts;
-    WOpts.NoSymbols = NoSymbols;
-    std::vector<uint8_t> Bytes = writeWbin(*File, WOpts);
+    std::vector<uint8_t> Bytes;
+    if (AMDGCN) {
+      Stage.Target = amdgcn::lookupTarget(MCPU);
+      Stage.SourceName = tool::displayName(Input).str();
+      Expected<std::vector<uint8_t>> Out = amdgcn::runAMDGCNStage(*File, Stage);
+      if (!Out) {
+        handleAllErrors(Out.takeError(), [](const ErrorInfoBase &EI) {
+          tool::printError(ToolName, EI.message());
+        });
+        return tool::ExitInvalidInput;
+      }
+      Bytes = std::move(*Out);
+    } else {
+      WbinWriteOptions WOpts;
+      WOpts.NoSymbols = NoSymbols;
+      Bytes = writeWbin(*File, WOpts);
+    }
     if (DumpHex) {
       dumpHex(Bytes, outs());
       return tool::ExitSuccess;
@@ -107,12 +175,14 @@ int main(int Argc, char **Argv) {
         OutPath = "-";
       } else {
         SmallString<256> P(Input);
-        sys::path::replace_extension(P, "wbin");
+        sys::path::replace_extension(
+            P, !AMDGCN ? "wbin" : Stage.AssemblyOnly ? "s" : "hsaco");
         OutPath = std::string(P);
       }
     }
+    bool Binary = !(AMDGCN && Stage.AssemblyOnly);
     tool::WriteStatus S = tool::writeOutput(
-        ToolName, OutPath, /*Binary=*/true, Force, [&](raw_ostream &OS) {
+        ToolName, OutPath, Binary, Force, [&](raw_ostream &OS) {
           OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
           return Error::success();
         });
