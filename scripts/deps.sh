@@ -3,11 +3,14 @@
 #
 # Safe to run any number of times: it asks apt-get only for packages that are
 # not installed yet. Needs root (or sudo) only when something is missing.
+# clang-22 and lld-22 are also the AMDGCN stage's assembler and linker
+# (wave-as --target=amdgcn-amd-amdhsa); llvm-22 brings llvm-readelf-22 and
+# llvm-objdump-22, which the AMDGCN tests inspect code objects with.
 set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build make python3
-  clang-22 lld-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev
+  clang-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev
   libzstd-dev libz3-dev zlib1g-dev
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   bats bats-assert bats-support mandoc bsdutils zsh

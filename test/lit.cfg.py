@@ -34,6 +34,29 @@ config.substitutions.append(("%examples", os.path.join(config.wave_source_dir, "
 config.substitutions.append(("%utils", os.path.join(config.wave_source_dir, "test", "utils")))
 config.substitutions.append(("%bindir", config.wave_tools_dir))
 
+# The AMDGCN stage's external tools (DESIGN.md "AMDGCN stage"): clang-22 and
+# ld.lld-22 assemble and link code objects, llvm-readelf-22 and
+# llvm-objdump-22 inspect them. Each is looked for on PATH under its
+# versioned name, then unversioned in LLVM 22's own bin directory. Tests that
+# run them say "REQUIRES: amdgcn-toolchain"; scripts/deps.sh installs them,
+# so CI runs those tests.
+def find_llvm22_tool(name):
+    return (shutil.which(name + "-22") or
+            shutil.which(name, path=config.llvm_tools_dir))
+
+amdgcn_clang = find_llvm22_tool("clang")
+amdgcn_lld = find_llvm22_tool("ld.lld")
+if amdgcn_clang and amdgcn_lld:
+    config.available_features.add("amdgcn-toolchain")
+# %clang_amdgcn takes -mcpu= and the input kind (-x assembler, -x cl).
+config.substitutions.append(("%clang_amdgcn", "%s --target=amdgcn-amd-amdhsa"
+                             % (amdgcn_clang or "clang-22")))
+config.substitutions.append(("%ld_lld_amdgcn", amdgcn_lld or "ld.lld-22"))
+config.substitutions.append(("%readelf",
+                             find_llvm22_tool("llvm-readelf") or "llvm-readelf-22"))
+config.substitutions.append(("%objdump_amdgcn",
+                             find_llvm22_tool("llvm-objdump") or "llvm-objdump-22"))
+
 if config.wave_fuzz:
     config.available_features.add("fuzz")
 if config.wave_sanitize:
