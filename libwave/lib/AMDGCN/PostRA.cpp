@@ -516,6 +516,4 @@ void mitigateHazards(MFunction &F) {
   F.Insts = std::move(Out);
 }
 
-void runPeephole(MFunction &F) { (void)F; }
-
 } // namespace wave::amdgcn

@@ -1249,7 +1249,7 @@ void KernelLowering::removeLanes(uint32_t Lanes, bool AllFrames,
       break;
     Frame &Fr = Frames[Fi];
     emit(m("s_andn2"), {D(Fr.Entry), U(Fr.Entry), U(Lanes)});
-    if (!Fr.IsLoop)
+    if (!Fr.IsLoop && Fr.HasElse)
       emit(m("s_andn2"), {D(Fr.Other), U(Fr.Other), U(Lanes)});
   }
 }
@@ -1280,7 +1280,8 @@ Error KernelLowering::lowerControl(unsigned Idx) {
       Cond = C2;
     }
     emit(m("s_and_saveexec"), {D(Fr.Entry), U(Cond)});
-    emit(m("s_andn2"), {D(Fr.Other), U(Fr.Entry), U(Cond)});
+    if (Fr.HasElse)
+      emit(m("s_andn2"), {D(Fr.Other), U(Fr.Entry), U(Cond)});
     FrameStack.push_back(Regions[Ri].Frame);
     if (!Regions[Ri].HasBarrier)
       branch("s_cbranch_execz", Fr.HasElse ? Fr.Mid : Fr.Exit);
@@ -2245,11 +2246,10 @@ Error KernelLowering::lowerOp(unsigned Idx) {
          : Op == Opcode::WaveReduceMax ? "s_max_u32"
                                        : "s_add_u32",
          {D(Acc), U(Acc), U(V)});
-    MOperand RemDU = D(Rem);
-    RemDU.IsUse = true;
-    emit(T.WaveSize == 64 ? "s_bitset0_b64" : "s_bitset0_b32",
-         {RemDU, U(L)});
-    emit(mU("s_cmp_lg"), {U(Rem), I(0)}).WritesSCC = true;
+    uint32_t Bit = newMask();
+    emit(T.WaveSize == 64 ? "s_lshl_b64" : "s_lshl_b32",
+         {D(Bit), I(1), U(L)});
+    emit(m("s_andn2"), {D(Rem), U(Rem), U(Bit)}); // SCC: lanes left
     branch("s_cbranch_scc1", Loop);
     label(Done);
     if (Op != Opcode::WavePrefixSum)
@@ -2367,15 +2367,19 @@ Error KernelLowering::lower(KernelDesc &Desc) {
   for (unsigned Dd = 0; Dd < 3; ++Dd)
     if (UsesSR[11 + Dd])
       GridSize[Dd] = int(hiddenLoad(H + 4 * Dd));
-  // Values on entry.
+  // Values on entry: those a use, or a partial definition, can observe.
+  std::vector<char> EntryObserved(NumAnalysisRegs, 0);
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+    for (auto &[UR, Ds] : OpUses[Idx]) {
+      if ((UR & 0x10000) && !defMerges(Idx, UR & 0xFFFF))
+        continue;
+      for (unsigned D2 : Ds)
+        if (D2 < NumAnalysisRegs)
+          EntryObserved[D2] = 1;
+    }
   for (unsigned R = 0; R < NumAnalysisRegs; ++R) {
     unsigned Web = find(R);
-    bool Reached = false;
-    for (unsigned Idx = 0; Idx < Ops.size() && !Reached; ++Idx)
-      for (auto &[UR, Ds] : OpUses[Idx])
-        if (is_contained(Ds, R))
-          Reached = true;
-    if (!Reached)
+    if (!EntryObserved[R])
       continue;
     uint32_t V = vregOfWeb(Web);
     if (R >= PredBase) {
@@ -2650,8 +2654,8 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
       if (StringRef(MI.Op).starts_with("global_atomic") && !MI.Ops.empty() &&
           MI.Ops[0].IsDef)
         MI.Kind = InstKind::VMEMLoad;
-    legalizeConstantBus(L.F);
     runPeephole(L.F);
+    legalizeConstantBus(L.F);
     if (Error E = allocateRegisters(L.F))
       return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));
     insertWaitCounts(L.F);
