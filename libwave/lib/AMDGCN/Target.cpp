@@ -14,14 +14,36 @@ using namespace llvm;
 
 namespace wave::amdgcn {
 
+// Memory-model sequences per family.
+#define GFX940_MM "", "buffer_inv sc1", "buffer_inv sc0 sc1", "buffer_wbl2 sc1", \
+    "buffer_wbl2 sc0 sc1"
+#define GFX90A_MM "", "buffer_wbinvl1_vol", "buffer_invl2\nbuffer_wbinvl1_vol", "", \
+    "buffer_wbl2"
+#define GFX11_MM "buffer_gl0_inv", "buffer_gl1_inv\nbuffer_gl0_inv", \
+    "buffer_gl1_inv\nbuffer_gl0_inv", "", ""
+#define GFX12_MM "global_inv scope:SCOPE_SE", "global_inv scope:SCOPE_DEV", \
+    "global_inv scope:SCOPE_SYS", "", "global_wb scope:SCOPE_SYS"
+#define GFX9_SPELL "v_add_u32", "v_sub_u32", " sc0", "ds_cmpst_rtn_b32", false, true
+#define GFX90A_SPELL "v_add_u32", "v_sub_u32", " glc", "ds_cmpst_rtn_b32", false, true
+#define GFX11_SPELL "v_add_nc_u32", "v_sub_nc_u32", " glc", "ds_cmpstore_rtn_b32", \
+    true, false
+#define GFX12_SPELL "v_add_nc_u32", "v_sub_nc_u32", " th:TH_ATOMIC_RETURN", \
+    "ds_cmpstore_rtn_b32", true, false
+
 static const GCNTarget Targets[] = {
-    // Name      Gen           Wave VGPR SGPR Gran Accum Packed Bus Lit   SplitBar Supported
-    {"gfx942", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true},
-    {"gfx950", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true},
-    {"gfx90a", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true},
-    {"gfx1100", GCNGen::GFX11, 32, 256, 104, 8, false, true, 2, true, false, true},
-    {"gfx1200", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true},
-    {"gfx1250", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true},
+    // Name   Gen   Wave VGPR SGPR Gran Accum Packed Bus Lit SplitBar Supported
+    {"gfx942", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true,
+     GFX9_SPELL, GFX940_MM},
+    {"gfx950", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true,
+     GFX9_SPELL, GFX940_MM},
+    {"gfx90a", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true,
+     GFX90A_SPELL, GFX90A_MM},
+    {"gfx1100", GCNGen::GFX11, 32, 256, 104, 8, false, true, 2, true, false, true,
+     GFX11_SPELL, GFX11_MM},
+    {"gfx1200", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true,
+     GFX12_SPELL, GFX12_MM},
+    {"gfx1250", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true,
+     GFX12_SPELL, GFX12_MM},
 };
 
 ArrayRef<GCNTarget> allTargets() { return Targets; }

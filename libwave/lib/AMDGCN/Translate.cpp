@@ -1,7 +1,41 @@
 //===- Translate.cpp - WAVE to AMDGCN assembly ----------------------------===//
+//
+// The front half of the AMDGCN stage (formats/amdgcn-abi.md):
+//
+//  1. Flatten: decode a kernel, inline its `call`s (WAVE has no stack, so a
+//     call is a jump whose callee's body can be copied), check that the
+//     control flow is structured (ISA.md §4.15).
+//  2. Webs: reaching definitions of every WAVE register and predicate over
+//     the structured program; a definition made while some lanes may be
+//     inactive, whose old value can still be observed, is a *partial*
+//     definition and joins the web of the values it merges with.
+//  3. Uniformity: which webs hold the same value in every active lane and
+//     which if/loop regions keep all live lanes together; uniform integer
+//     webs live in SGPRs and use SALU instructions.
+//  4. Lowering: every WAVE instruction becomes AMDGCN instructions over
+//     virtual registers (GCNIR.h); structured control flow becomes EXEC-mask
+//     arithmetic with the reference emulator's default semantics (ISA.md
+//     §4.15 with D5, D6, D8, D9), with `s_cbranch_execz` skips over regions
+//     no lane runs.
+//
+// Then: legalization of the constant bus, peephole, register allocation,
+// wait counts, hazards and emission (Emitter.cpp).
+//
+//===----------------------------------------------------------------------===//
 #include "wave/AMDGCN/Translate.h"
 
+#include "Emitter.h"
+#include "GCNIR.h"
+
+#include "wave/ISA/ISA.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
 
 using namespace llvm;
 
@@ -18,12 +52,2621 @@ std::error_code TranslateError::convertToErrorCode() const {
   return inconvertibleErrorCode();
 }
 
+namespace {
+
+/// Register ids of the analysis: r0..r255, then p0..p3.
+constexpr unsigned NumGPR = 256;
+constexpr unsigned PredBase = 256;
+constexpr unsigned NumAnalysisRegs = 260;
+constexpr unsigned MaxCallDepth = 8;  // ISA.md §4.16
+constexpr unsigned MaxFrames = 32;    // ISA.md §4.15
+constexpr uint32_t DefaultLocalMemory = 16384; // ISA.md §4.1
+
+/// One WAVE instruction of the flattened kernel.
+struct WOp {
+  Inst I;
+  uint32_t PC = 0;
+  int Region = -1; ///< innermost structured region, -1 = top level.
+};
+
+enum class RegionKind : uint8_t { Then, Else, Loop };
+
+/// A structured region: the then- or else-part of an if, or a loop body.
+struct Region {
+  RegionKind Kind;
+  int Parent = -1;
+  unsigned Begin = 0; ///< index of the `if`/`else`/`loop`.
+  unsigned End = 0;   ///< index of the `else`/`endif`/`endloop`.
+  int Frame = -1;     ///< control frame (an if's two parts share one).
+  bool HasBarrier = false;
+  bool Uniform = true;
+};
+
+/// A control frame: the masks of one `if` or `loop` (ISA.md §4.15).
+struct Frame {
+  bool IsLoop = false;
+  int Parent = -1;
+  uint32_t Entry = 0; ///< mask vreg: entry mask (IF, LOOP).
+  uint32_t Other = 0; ///< mask vreg: else mask (IF) or breaks (LOOP).
+  unsigned Head = 0;  ///< label: loop header.
+  unsigned Mid = 0;   ///< label: else (IF) or latch (LOOP).
+  unsigned Exit = 0;  ///< label: endif (IF) or loop exit (LOOP).
+  bool HasElse = false;
+};
+
+struct DefRec {
+  unsigned Reg;
+  int Op; ///< -1: the value on entry.
+};
+
+/// Fails with a TranslateError at \p PC.
+Error err(StringRef Kernel, uint32_t PC, const Twine &Msg) {
+  return make_error<TranslateError>(Kernel.str(), PC, Msg.str());
+}
+
+bool isCompare(Opcode Op) {
+  return Op >= Opcode::IcmpEq && Op <= Opcode::FcmpUnord;
+}
+bool isControl(Opcode Op) {
+  switch (Op) {
+  case Opcode::If:
+  case Opcode::Else:
+  case Opcode::Endif:
+  case Opcode::Loop:
+  case Opcode::Break:
+  case Opcode::Continue:
+  case Opcode::Endloop:
+  case Opcode::Call:
+  case Opcode::Return:
+  case Opcode::Halt:
+  case Opcode::Barrier:
+  case Opcode::FenceAcquire:
+  case Opcode::FenceRelease:
+  case Opcode::FenceAcqRel:
+  case Opcode::Wait:
+  case Opcode::Nop:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Width in registers of a memory access of \p Op (1, 2 or 4), 0 if none.
+unsigned memRegs(Opcode Op) {
+  switch (Op) {
+  case Opcode::LocalLoadU64:
+  case Opcode::LocalStoreU64:
+  case Opcode::DeviceLoadU64:
+  case Opcode::DeviceStoreU64:
+    return 2;
+  case Opcode::LocalLoadU128:
+  case Opcode::LocalStoreU128:
+  case Opcode::DeviceLoadU128:
+  case Opcode::DeviceStoreU128:
+    return 4;
+  default:
+    return 1;
+  }
+}
+
+
+bool isLocalAtomic(Opcode Op) {
+  return Op >= Opcode::LocalAtomicAdd && Op <= Opcode::LocalAtomicCas;
+}
+bool isDeviceAtomic(Opcode Op) {
+  return Op >= Opcode::AtomicAdd && Op <= Opcode::AtomicCas;
+}
+bool isLocalMem(Opcode Op) {
+  return (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalStoreU128) ||
+         isLocalAtomic(Op) || Op == Opcode::MmaLoadA ||
+         Op == Opcode::MmaLoadB || Op == Opcode::MmaStoreC;
+}
+
+/// The registers (analysis ids) \p I reads and writes. The instruction
+/// predicate is a read. An atomic with rd = 0 writes nothing (ISA.md §2.11).
+void regsOf(const Inst &I, SmallVectorImpl<unsigned> &Uses,
+            SmallVectorImpl<unsigned> &Defs) {
+  auto R = [&](unsigned N, unsigned Count = 1) {
+    for (unsigned K = 0; K < Count; ++K)
+      Uses.push_back((N + K) & 0xFF);
+  };
+  auto W = [&](unsigned N, unsigned Count = 1) {
+    for (unsigned K = 0; K < Count; ++K)
+      Defs.push_back((N + K) & 0xFF);
+  };
+  auto P = [&](unsigned N) { Uses.push_back(PredBase + (N & 3)); };
+  if (I.isPredicated())
+    P(I.PredReg);
+  Opcode Op = I.Op;
+  const FormDesc &F = I.form();
+  if (isCompare(Op)) {
+    R(I.Rs1), R(I.Rs2);
+    Defs.push_back(PredBase + (I.Rd & 3));
+    return;
+  }
+  switch (Op) {
+  case Opcode::Select:
+    P(I.Rs1), R(I.Rs2), R(I.Rs3), W(I.Rd);
+    return;
+  case Opcode::If:
+  case Opcode::Break:
+  case Opcode::Continue:
+    P(I.Rs1);
+    return;
+  case Opcode::WaveBallot:
+    P(I.Rs1), W(I.Rd);
+    return;
+  case Opcode::WaveAny:
+  case Opcode::WaveAll:
+    P(I.Rs1);
+    Defs.push_back(PredBase + (I.Rd & 3));
+    return;
+  case Opcode::Dadd:
+  case Opcode::Dsub:
+  case Opcode::Dmul:
+  case Opcode::Ddiv:
+    R(I.Rs1, 2), R(I.Rs2, 2), W(I.Rd, 2);
+    return;
+  case Opcode::Dma:
+    R(I.Rs1, 2), R(I.Rs2, 2), R(I.Rs3, 2), W(I.Rd, 2);
+    return;
+  case Opcode::Dsqrt:
+    R(I.Rs1, 2), W(I.Rd, 2);
+    return;
+  case Opcode::CvtF32F64:
+    R(I.Rs1, 2), W(I.Rd);
+    return;
+  case Opcode::CvtF64F32:
+    R(I.Rs1), W(I.Rd, 2);
+    return;
+  case Opcode::MovSr:
+  case Opcode::MovImm:
+    W(I.Rd);
+    return;
+  case Opcode::MmaLoadA:
+  case Opcode::MmaLoadB:
+    R(I.Rs1), R(I.Rs2);
+    return;
+  case Opcode::MmaStoreC:
+    R(I.Rd), R(I.Rs1);
+    return;
+  case Opcode::MmaCompute:
+    return;
+  default:
+    break;
+  }
+  if (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128) {
+    R(I.Rs1), W(I.Rd, memRegs(Op));
+    return;
+  }
+  if (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128) {
+    R(I.Rs1), W(I.Rd, memRegs(Op));
+    return;
+  }
+  if ((Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) ||
+      (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128)) {
+    R(I.Rs1), R(I.Rs2, memRegs(Op));
+    return;
+  }
+  if (isLocalAtomic(Op) || isDeviceAtomic(Op)) {
+    R(I.Rs1), R(I.Rs2);
+    if (Op == Opcode::LocalAtomicCas || Op == Opcode::AtomicCas)
+      R(I.Rs3);
+    if (I.Rd != 0)
+      W(I.Rd);
+    return;
+  }
+  if (isControl(Op))
+    return;
+  // Generic register forms: the first operand is the destination.
+  for (unsigned K = 0; K < F.NumOperands; ++K) {
+    const OperandDesc &O = F.Operands[K];
+    if (O.Kind != OperandKind::Reg)
+      continue;
+    unsigned N = I.getField(O.Fld);
+    if (K == 0)
+      W(N);
+    else
+      R(N);
+  }
+}
+
+/// Translates one kernel.
+class KernelLowering {
+public:
+  KernelLowering(const WbinFile &File, const KernelInfo &K,
+                 const GCNTarget &T, bool Comments)
+      : File(File), K(K), T(T), Comments(Comments) {
+    F.T = &T;
+    F.Name = K.Name;
+  }
+
+  Error run(KernelDesc &Desc);
+  MFunction F;
+
+private:
+  const WbinFile &File;
+  const KernelInfo &K;
+  const GCNTarget &T;
+  bool Comments;
+
+  std::vector<WOp> Ops;
+  std::vector<Region> Regions;
+  std::vector<Frame> Frames;
+  std::vector<int> RegionOfFrameOpen; ///< per op: region it opens, or -1.
+
+  // Webs.
+  std::vector<DefRec> Defs;
+  std::vector<SmallVector<unsigned, 2>> OpDefs; ///< def ids per op.
+  /// Per op, per use: (reg, reaching def ids).
+  std::vector<SmallVector<std::pair<unsigned, SmallVector<unsigned, 2>>, 4>>
+      OpUses;
+  std::vector<unsigned> UF; ///< union-find parent over def ids.
+  std::vector<char> WebDivergent; ///< indexed by root def id.
+  std::vector<char> WebScalar;    ///< root def id: lives in an SGPR.
+  std::vector<char> DefMerges;    ///< def id: partial def, merges.
+  std::map<unsigned, uint32_t> WebVReg; ///< root def id -> vreg.
+  unsigned NumParams = 0;
+  bool UsesLocal = false;
+
+  // Lowering state.
+  std::vector<int> FrameStack;
+  uint32_t KernargPtr = 0, Base = 0, TidV = 0;
+  int WgId[3] = {-1, -1, -1};
+  int GridSize[3] = {-1, -1, -1}, GroupSize[3] = {-1, -1, -1};
+  unsigned EndLabel = 0;
+  bool NeedEndLabel = false;
+  std::map<unsigned, std::array<uint32_t, 16>> Frags;
+  bool UsesDeviceMemory = false;
+
+  Error flatten();
+  Error walk(uint32_t PC, unsigned CallDepth, unsigned FrameDepthAtEntry,
+             unsigned &OpenFrames);
+  Error structure();
+  void reachingDefs();
+  void buildWebs();
+  void uniformity();
+  Error lower(KernelDesc &Desc);
+  Error lowerOp(unsigned Idx);
+  Error lowerControl(unsigned Idx);
+
+  unsigned find(unsigned X) {
+    while (UF[X] != X)
+      X = UF[X] = UF[UF[X]];
+    return X;
+  }
+  void unite(unsigned A, unsigned B) {
+    A = find(A), B = find(B);
+    if (A != B)
+      UF[std::max(A, B)] = std::min(A, B);
+  }
+
+  // --- Builders --------------------------------------------------------
+  MInst &emit(StringRef Op, std::initializer_list<MOperand> Operands,
+              StringRef Suffix = "") {
+    MInst MI;
+    MI.Op = Op.str();
+    MI.Kind = classify(Op);
+    MI.Ops.append(Operands.begin(), Operands.end());
+    MI.Suffix = Suffix.str();
+    if (MI.Kind == InstKind::SALU && !Op.starts_with("s_mov") &&
+        !Op.starts_with("s_cselect") && !Op.starts_with("s_ff1") &&
+        !Op.starts_with("s_bitset") && !Op.starts_with("s_brev") &&
+        !Op.starts_with("s_flbit") && !Op.starts_with("s_mul_i32") &&
+        !Op.starts_with("s_mul_hi") && !Op.starts_with("s_not") &&
+        Op != "s_sext_i32_i16")
+      MI.WritesSCC = true;
+    if (Op.starts_with("s_cselect") || Op.starts_with("s_cbranch_scc"))
+      MI.ReadsSCC = true;
+    F.Insts.push_back(std::move(MI));
+    return F.Insts.back();
+  }
+  void comment(const Twine &Text) {
+    MInst MI;
+    MI.Kind = InstKind::Comment;
+    MI.Comment = Text.str();
+    F.Insts.push_back(std::move(MI));
+  }
+  void label(unsigned L) {
+    MInst MI;
+    MI.Kind = InstKind::Label;
+    MI.Ops.push_back(MOperand::label(L));
+    F.Insts.push_back(std::move(MI));
+  }
+  void branch(StringRef Op, unsigned L) {
+    MInst &MI = emit(Op, {MOperand::label(L)});
+    MI.Kind = InstKind::Branch;
+  }
+
+  static MOperand D(uint32_t R, int8_t Sub = -1) {
+    return MOperand::def(R, Sub);
+  }
+  static MOperand U(uint32_t R, int8_t Sub = -1) {
+    return MOperand::use(R, Sub);
+  }
+  static MOperand I(int64_t V) { return MOperand::imm(V); }
+  static MOperand ExecU() { return MOperand::hw(HwReg::Exec, false, true); }
+  static MOperand ExecD() { return MOperand::hw(HwReg::Exec, true, false); }
+  static MOperand ExecDU() { return MOperand::hw(HwReg::Exec, true, true); }
+  static MOperand Neg(MOperand O) {
+    O.Neg = true;
+    return O;
+  }
+
+  uint32_t newV() { return F.newVReg(RegClass::V32); }
+  uint32_t newS() { return F.newVReg(RegClass::S32); }
+  uint32_t newMask() { return F.newVReg(F.maskClass()); }
+  std::string m(StringRef Base) const {
+    return (Base + (T.WaveSize == 64 ? "_b64" : "_b32")).str();
+  }
+  std::string mU(StringRef Base) const { // s_cmp_*_u64 / u32
+    return (Base + (T.WaveSize == 64 ? "_u64" : "_u32")).str();
+  }
+  bool isS(uint32_t R) const {
+    return !isVector(F.VRegs[R].Class);
+  }
+  /// \p R as a VGPR: itself, or a v_mov copy of an SGPR.
+  uint32_t toV(uint32_t R) {
+    if (!isS(R))
+      return R;
+    uint32_t V = newV();
+    emit("v_mov_b32", {D(V), U(R)});
+    return V;
+  }
+
+  // --- Values of WAVE registers at an op --------------------------------
+  unsigned webOfUse(unsigned Idx, unsigned Reg) {
+    for (auto &[R, DefsReaching] : OpUses[Idx])
+      if (R == Reg)
+        return find(DefsReaching.front());
+    llvm_unreachable("register not recorded as a use");
+  }
+  unsigned webOfDef(unsigned Idx, unsigned Reg) {
+    for (unsigned D : OpDefs[Idx])
+      if (Defs[D].Reg == Reg)
+        return find(D);
+    llvm_unreachable("register not recorded as a def");
+  }
+  uint32_t vregOfWeb(unsigned Web) {
+    auto It = WebVReg.find(Web);
+    if (It != WebVReg.end())
+      return It->second;
+    RegClass C = Defs[Web].Reg >= PredBase ? F.maskClass()
+                 : WebScalar[Web]          ? RegClass::S32
+                                           : RegClass::V32;
+    uint32_t R = F.newVReg(C);
+    WebVReg[Web] = R;
+    return R;
+  }
+  uint32_t use(unsigned Idx, unsigned Reg) {
+    return vregOfWeb(webOfUse(Idx, Reg & 0xFF));
+  }
+  uint32_t useP(unsigned Idx, unsigned P) {
+    return vregOfWeb(webOfUse(Idx, PredBase + (P & 3)));
+  }
+  uint32_t def(unsigned Idx, unsigned Reg) {
+    return vregOfWeb(webOfDef(Idx, Reg & 0xFF));
+  }
+  uint32_t defP(unsigned Idx, unsigned P) {
+    return vregOfWeb(webOfDef(Idx, PredBase + (P & 3)));
+  }
+  bool defMerges(unsigned Idx, unsigned Reg) {
+    for (unsigned D : OpDefs[Idx])
+      if (Defs[D].Reg == Reg)
+        return DefMerges[D];
+    return false;
+  }
+
+  uint32_t laneId();
+  uint32_t groupSize(unsigned Dim);
+  uint32_t gridSize(unsigned Dim);
+  uint32_t workgroupId(unsigned Dim);
+  uint32_t specialReg(unsigned Idx, bool Scalar);
+  uint32_t hiddenLoad(unsigned Offset);
+  unsigned hiddenBase() const { return (8 + 4 * NumParams + 7) & ~7u; }
+  void setPredicate(unsigned Idx, unsigned Pd, uint32_t Result);
+  void fdiv(uint32_t Dst, MOperand Num, uint32_t Den);
+  uint32_t fsqrt(uint32_t X);
+  void udivmod(uint32_t Q, uint32_t R, uint32_t UA, uint32_t UB);
+  uint32_t pairIn(unsigned Idx, unsigned Reg);
+  void pairOut(unsigned Idx, unsigned Reg, uint32_t Tuple);
+  void waitAll() { emit("wait_all", {}).Kind = InstKind::Wait; }
+  void fence(bool Acquire, bool Release, unsigned Scope);
+  void barrier();
+  int regionEndLabel(int RegionIdx);
+  void skipIfExecZero(int RegionIdx);
+  void removeLanes(uint32_t Lanes, bool AllFrames, int LoopFrame);
+  uint32_t vaddr(unsigned Idx, unsigned Reg) { return toV(use(Idx, Reg)); }
+  uint32_t fragment(unsigned Id, unsigned I, unsigned J);
+};
+
+//===----------------------------------------------------------------------===//
+// 1. Flatten
+//===----------------------------------------------------------------------===//
+
+Error KernelLowering::walk(uint32_t PC, unsigned CallDepth,
+                           unsigned FrameDepthAtEntry, unsigned &OpenFrames) {
+  ArrayRef<uint8_t> Code(File.Code);
+  uint32_t Begin = K.CodeOffset, End = K.CodeOffset + K.CodeSize;
+  while (true) {
+    if (PC >= K.CodeSize) {
+      if (CallDepth > 0)
+        return err(K.Name, PC, "a called function runs past the end of the "
+                               "kernel without 'return'");
+      // D18 default: running past the end stops the wave.
+      Inst H;
+      H.Op = Opcode::Halt;
+      Ops.push_back({H, PC, -1});
+      return Error::success();
+    }
+    Expected<Inst> II =
+        decodeInst(Code.slice(0, End), uint64_t(Begin) + PC);
+    if (!II) {
+      consumeError(II.takeError());
+      return err(K.Name, PC, "invalid instruction");
+    }
+    Inst In = *II;
+    if (In.Op == Opcode::If || In.Op == Opcode::Loop)
+      ++OpenFrames;
+    if (In.Op == Opcode::Endif || In.Op == Opcode::Endloop) {
+      if (OpenFrames == FrameDepthAtEntry)
+        return err(K.Name, PC,
+                   CallDepth ? "'" + std::string(In.desc().Mnemonic) +
+                                   "' closes a frame the function did "
+                                   "not open"
+                             : "'" + std::string(In.desc().Mnemonic) +
+                                   "' without a matching frame");
+      --OpenFrames;
+    }
+    if (In.Op == Opcode::Call) {
+      if (In.isPredicated())
+        return err(K.Name, PC,
+                   "a predicated 'call' is not supported on AMDGCN");
+      if (CallDepth == MaxCallDepth)
+        return err(K.Name, PC, "more than 8 nested calls (ISA.md §4.16)");
+      if (In.Word1 >= K.CodeSize || In.Word1 % 4)
+        return err(K.Name, PC, "call target outside the kernel");
+      if (Error E = walk(In.Word1, CallDepth + 1, OpenFrames, OpenFrames))
+        return E;
+      PC += 8;
+      continue;
+    }
+    if (In.Op == Opcode::Return && CallDepth > 0) {
+      if (In.isPredicated())
+        return err(K.Name, PC,
+                   "a predicated 'return' is not supported on AMDGCN");
+      if (OpenFrames != FrameDepthAtEntry)
+        return err(K.Name, PC, "'return' inside an if or loop of a function "
+                               "is not supported on AMDGCN");
+      return Error::success();
+    }
+    Ops.push_back({In, PC, -1});
+    bool EndsWave = (In.Op == Opcode::Halt || In.Op == Opcode::Return) &&
+                    !In.isPredicated() && OpenFrames == 0;
+    if (EndsWave && CallDepth == 0)
+      return Error::success(); // what follows is not reachable from here.
+    if (EndsWave)
+      return err(K.Name, PC, "a function that ends the wave is not "
+                             "supported on AMDGCN");
+    PC += In.length();
+  }
+}
+
+Error KernelLowering::flatten() {
+  unsigned Open = 0;
+  if (Error E = walk(0, 0, 0, Open))
+    return E;
+  if (Open != 0)
+    return err(K.Name, Ops.back().PC, "unterminated if or loop");
+  for (const WOp &O : Ops) {
+    if (isLocalMem(O.I.Op))
+      UsesLocal = true;
+    if ((O.I.Op >= Opcode::DeviceLoadU8 && O.I.Op <= Opcode::DeviceStoreU128) ||
+        isDeviceAtomic(O.I.Op))
+      UsesDeviceMemory = true;
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Structure: regions and frames
+//===----------------------------------------------------------------------===//
+
+Error KernelLowering::structure() {
+  std::vector<int> RStack; // open regions
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+    WOp &O = Ops[Idx];
+    int Cur = RStack.empty() ? -1 : RStack.back();
+    O.Region = Cur;
+    switch (O.I.Op) {
+    case Opcode::If:
+    case Opcode::Loop: {
+      if (RStack.size() >= MaxFrames * 2)
+        return err(K.Name, O.PC, "more than 32 nested if/loop frames");
+      Frame Fr;
+      Fr.IsLoop = O.I.Op == Opcode::Loop;
+      Fr.Parent = Cur < 0 ? -1 : Regions[Cur].Frame;
+      Frames.push_back(Fr);
+      Region R{O.I.Op == Opcode::Loop ? RegionKind::Loop : RegionKind::Then};
+      R.Parent = Cur;
+      R.Begin = Idx;
+      R.Frame = int(Frames.size() - 1);
+      Regions.push_back(R);
+      RStack.push_back(int(Regions.size() - 1));
+      break;
+    }
+    case Opcode::Else: {
+      if (Cur < 0 || Regions[Cur].Kind != RegionKind::Then)
+        return err(K.Name, O.PC, "'else' without a matching 'if'");
+      Regions[Cur].End = Idx;
+      Region R{RegionKind::Else};
+      R.Parent = Regions[Cur].Parent;
+      R.Begin = Idx;
+      R.Frame = Regions[Cur].Frame;
+      Frames[R.Frame].HasElse = true;
+      RStack.back() = int(Regions.size());
+      Regions.push_back(R);
+      O.Region = R.Parent;
+      break;
+    }
+    case Opcode::Endif:
+    case Opcode::Endloop: {
+      bool Loop = O.I.Op == Opcode::Endloop;
+      if (Cur < 0 || (Regions[Cur].Kind == RegionKind::Loop) != Loop)
+        return err(K.Name, O.PC,
+                   Loop ? "'endloop' without a matching 'loop'"
+                        : "'endif' without a matching 'if'");
+      Regions[Cur].End = Idx;
+      RStack.pop_back();
+      O.Region = Regions[Cur].Parent;
+      break;
+    }
+    case Opcode::Break:
+    case Opcode::Continue: {
+      int R = Cur;
+      while (R >= 0 && Regions[R].Kind != RegionKind::Loop)
+        R = Regions[R].Parent;
+      if (R < 0)
+        return err(K.Name, O.PC,
+                   "'" + std::string(O.I.desc().Mnemonic) +
+                       "' outside of a loop");
+      break;
+    }
+    case Opcode::Barrier:
+      for (int R = Cur; R >= 0; R = Regions[R].Parent)
+        Regions[R].HasBarrier = true;
+      break;
+    default:
+      break;
+    }
+    if (O.I.Op == Opcode::If || O.I.Op == Opcode::Loop)
+      O.Region = Cur;
+  }
+  if (!RStack.empty())
+    return err(K.Name, Ops.back().PC, "unterminated if or loop");
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// 2. Webs
+//===----------------------------------------------------------------------===//
+
+static void mergeInto(SmallVector<unsigned, 2> &Dst,
+                      const SmallVector<unsigned, 2> &Src) {
+  for (unsigned D : Src)
+    if (!is_contained(Dst, D))
+      Dst.push_back(D);
+  llvm::sort(Dst);
+}
+
+void KernelLowering::reachingDefs() {
+  Defs.clear();
+  for (unsigned R = 0; R < NumAnalysisRegs; ++R)
+    Defs.push_back({R, -1});
+  OpDefs.assign(Ops.size(), {});
+  OpUses.assign(Ops.size(), {});
+  std::vector<SmallVector<unsigned, 4>> UseRegs(Ops.size()),
+      DefRegs(Ops.size());
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+    SmallVector<unsigned, 4> U, Dd;
+    regsOf(Ops[Idx].I, U, Dd);
+    for (unsigned R : U)
+      if (!is_contained(UseRegs[Idx], R))
+        UseRegs[Idx].push_back(R);
+    for (unsigned R : Dd)
+      if (!is_contained(DefRegs[Idx], R)) {
+        DefRegs[Idx].push_back(R);
+        OpDefs[Idx].push_back(unsigned(Defs.size()));
+        Defs.push_back({R, int(Idx)});
+      }
+  }
+  // Loop header index -> state arriving over the back edge.
+  std::map<unsigned, std::vector<SmallVector<unsigned, 2>>> BackEdge;
+  std::vector<unsigned> LoopHeadOf(Ops.size(), ~0u);
+  for (const Region &R : Regions)
+    if (R.Kind == RegionKind::Loop)
+      LoopHeadOf[R.End] = R.Begin;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    std::vector<SmallVector<unsigned, 2>> Cur(NumAnalysisRegs);
+    for (unsigned R = 0; R < NumAnalysisRegs; ++R)
+      Cur[R] = {R};
+    for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+      if (Ops[Idx].I.Op == Opcode::Loop) {
+        auto It = BackEdge.find(Idx);
+        if (It != BackEdge.end())
+          for (unsigned R = 0; R < NumAnalysisRegs; ++R)
+            mergeInto(Cur[R], It->second[R]);
+      }
+      OpUses[Idx].clear();
+      for (unsigned R : UseRegs[Idx])
+        OpUses[Idx].push_back({R, Cur[R]});
+      // A def also records what it may merge with, as a pseudo-use of its
+      // own register (only consulted when the def turns out partial).
+      for (unsigned K2 = 0; K2 < DefRegs[Idx].size(); ++K2) {
+        unsigned R = DefRegs[Idx][K2];
+        if (!is_contained(UseRegs[Idx], R))
+          OpUses[Idx].push_back({R | 0x10000, Cur[R]});
+      }
+      for (unsigned D : OpDefs[Idx])
+        Cur[Defs[D].Reg] = {D};
+      if (LoopHeadOf[Idx] != ~0u) {
+        auto &BE = BackEdge[LoopHeadOf[Idx]];
+        if (BE.empty())
+          BE.assign(NumAnalysisRegs, {});
+        for (unsigned R = 0; R < NumAnalysisRegs; ++R) {
+          size_t Before = BE[R].size();
+          mergeInto(BE[R], Cur[R]);
+          if (BE[R].size() != Before)
+            Changed = true;
+        }
+      }
+    }
+  }
+}
+
+void KernelLowering::buildWebs() {
+  UF.resize(Defs.size());
+  std::iota(UF.begin(), UF.end(), 0u);
+  DefMerges.assign(Defs.size(), 0);
+  // Uses reached by each def.
+  std::vector<SmallVector<unsigned, 4>> Reached(Defs.size());
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+    for (auto &[R, Ds] : OpUses[Idx]) {
+      if (R & 0x10000)
+        continue;
+      for (unsigned D : Ds) {
+        Reached[D].push_back(Idx);
+        unite(D, Ds.front());
+      }
+    }
+  // Partial definitions.
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+    const WOp &O = Ops[Idx];
+    for (unsigned D : OpDefs[Idx]) {
+      bool Partial = O.I.isPredicated() || O.Region >= 0;
+      if (!Partial)
+        continue;
+      bool Local = !O.I.isPredicated();
+      if (Local) {
+        unsigned End = Regions[O.Region].End;
+        for (unsigned U : Reached[D])
+          if (U <= Idx || U >= End)
+            Local = false;
+      }
+      if (Local)
+        continue;
+      DefMerges[D] = 1;
+      unsigned R = Defs[D].Reg;
+      for (auto &[UR, Ds] : OpUses[Idx])
+        if ((UR & 0xFFFF) == R)
+          for (unsigned Old : Ds)
+            unite(D, Old);
+    }
+  }
+}
+
+void KernelLowering::uniformity() {
+  WebDivergent.assign(Defs.size(), 0);
+  auto UseDiv = [&](unsigned Idx, unsigned Reg) {
+    for (auto &[R, Ds] : OpUses[Idx])
+      if (R == Reg)
+        return WebDivergent[find(Ds.front())] != 0;
+    return false;
+  };
+  auto RegionUniform = [&](int R) {
+    for (; R >= 0; R = Regions[R].Parent)
+      if (!Regions[R].Uniform)
+        return false;
+    return true;
+  };
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    auto Mark = [&](unsigned Web) {
+      if (!WebDivergent[Web]) {
+        WebDivergent[Web] = 1;
+        Changed = true;
+      }
+    };
+    // Regions.
+    for (Region &R : Regions) {
+      bool U = !R.HasBarrier;
+      const WOp &Open = Ops[R.Kind == RegionKind::Else
+                                ? Regions[&R - &Regions[0] - 1].Begin
+                                : R.Begin];
+      if (R.Kind != RegionKind::Loop) {
+        if (UseDiv(&Open - &Ops[0], PredBase + (Open.I.Rs1 & 3)))
+          U = false;
+        if (Open.I.isPredicated())
+          U = false;
+      } else {
+        for (unsigned Idx = R.Begin + 1; Idx < R.End; ++Idx) {
+          const WOp &O = Ops[Idx];
+          if ((O.I.Op == Opcode::Break || O.I.Op == Opcode::Continue) &&
+              (O.I.isPredicated() ||
+               UseDiv(Idx, PredBase + (O.I.Rs1 & 3))))
+            U = false;
+        }
+      }
+      if (R.Uniform && !U) {
+        R.Uniform = false;
+        Changed = true;
+      }
+    }
+    // Values.
+    for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+      const WOp &O = Ops[Idx];
+      if (OpDefs[Idx].empty())
+        continue;
+      Opcode Op = O.I.Op;
+      bool Div = false;
+      switch (Op) {
+      case Opcode::MovSr: {
+        unsigned S = O.I.Rs1;
+        Div = S <= 2 || S == 4;
+        break;
+      }
+      case Opcode::WaveBroadcast:
+      case Opcode::WaveBallot:
+      case Opcode::WaveAny:
+      case Opcode::WaveAll:
+      case Opcode::WaveReduceAdd:
+      case Opcode::WaveReduceMin:
+      case Opcode::WaveReduceMax:
+        Div = O.I.isPredicated() &&
+              UseDiv(Idx, PredBase + (O.I.PredReg & 3));
+        break;
+      case Opcode::WaveShuffle:
+      case Opcode::WaveShuffleUp:
+      case Opcode::WaveShuffleDown:
+      case Opcode::WaveShuffleXor:
+      case Opcode::WavePrefixSum:
+        Div = true;
+        break;
+      default:
+        if ((Op >= Opcode::LocalLoadU8 && Op <= Opcode::DeviceStoreU128) ||
+            isLocalAtomic(Op) || isDeviceAtomic(Op)) {
+          Div = true;
+          break;
+        }
+        for (auto &[R, Ds] : OpUses[Idx])
+          if (!(R & 0x10000) && WebDivergent[find(Ds.front())])
+            Div = true;
+        break;
+      }
+      for (unsigned D : OpDefs[Idx]) {
+        bool DD = Div;
+        if (DefMerges[D] &&
+            (O.I.isPredicated() || !RegionUniform(O.Region)))
+          DD = true;
+        if (DD)
+          Mark(find(D));
+      }
+    }
+  }
+  // SGPR placement: uniform 32-bit webs whose every definition has a
+  // scalar form, over operands that are scalar too.
+  WebScalar.assign(Defs.size(), 0);
+  for (unsigned D = 0; D < Defs.size(); ++D)
+    if (find(D) == D && Defs[D].Reg < PredBase && !WebDivergent[D])
+      WebScalar[D] = 1;
+  Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+      const WOp &O = Ops[Idx];
+      bool AnyScalar = false;
+      for (unsigned D : OpDefs[Idx])
+        if (Defs[D].Reg < PredBase && WebScalar[find(D)])
+          AnyScalar = true;
+      if (!AnyScalar)
+        continue;
+      bool Ok;
+      bool NeedScalarOperands = true;
+      switch (O.I.Op) {
+      case Opcode::Iadd:
+      case Opcode::Isub:
+      case Opcode::Imul:
+      case Opcode::ImulHi:
+      case Opcode::Imad:
+      case Opcode::Ineg:
+      case Opcode::Iabs:
+      case Opcode::Imin:
+      case Opcode::Imax:
+      case Opcode::Iclamp:
+      case Opcode::And:
+      case Opcode::Or:
+      case Opcode::Xor:
+      case Opcode::Not:
+      case Opcode::Shl:
+      case Opcode::Shr:
+      case Opcode::Sar:
+      case Opcode::Bitcount:
+      case Opcode::Bitfind:
+      case Opcode::Bitrev:
+      case Opcode::Mov:
+      case Opcode::MovImm:
+      case Opcode::Select:
+        Ok = true;
+        break;
+      case Opcode::MovSr:
+        Ok = true;
+        NeedScalarOperands = false;
+        break;
+      case Opcode::WaveBroadcast:
+      case Opcode::WaveBallot:
+      case Opcode::WaveReduceAdd:
+      case Opcode::WaveReduceMin:
+      case Opcode::WaveReduceMax:
+        Ok = !O.I.isPredicated();
+        NeedScalarOperands = false;
+        break;
+      default:
+        Ok = false;
+        break;
+      }
+      if (Ok && NeedScalarOperands)
+        for (auto &[R, Ds] : OpUses[Idx])
+          if (!(R & 0x10000) && R < PredBase && !WebScalar[find(Ds.front())])
+            Ok = false;
+      if (O.I.isPredicated())
+        Ok = false;
+      if (!Ok)
+        for (unsigned D : OpDefs[Idx])
+          if (Defs[D].Reg < PredBase && WebScalar[find(D)]) {
+            WebScalar[find(D)] = 0;
+            Changed = true;
+          }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 4. Lowering
+//===----------------------------------------------------------------------===//
+
+uint32_t KernelLowering::hiddenLoad(unsigned Offset) {
+  uint32_t R = newS();
+  emit("s_load_dword", {D(R), U(KernargPtr), I(Offset)});
+  return R;
+}
+
+uint32_t KernelLowering::laneId() {
+  uint32_t V = newV();
+  emit("v_mbcnt_lo_u32_b32", {D(V), I(-1), I(0)});
+  if (T.WaveSize == 64)
+    emit("v_mbcnt_hi_u32_b32", {D(V), I(-1), U(V)});
+  return V;
+}
+
+uint32_t KernelLowering::workgroupId(unsigned Dim) {
+  return uint32_t(WgId[Dim]);
+}
+
+uint32_t KernelLowering::groupSize(unsigned Dim) {
+  if (K.WorkgroupSize[0] > 0) {
+    uint32_t R = newS();
+    emit("s_mov_b32", {D(R), I(K.WorkgroupSize[Dim])});
+    return R;
+  }
+  uint32_t R = newS();
+  uint32_t Word = uint32_t(GroupSize[Dim]);
+  if (Dim == 1)
+    emit("s_lshr_b32", {D(R), U(Word), I(16)});
+  else
+    emit("s_and_b32", {D(R), U(Word), I(0xFFFF)});
+  return R;
+}
+
+uint32_t KernelLowering::gridSize(unsigned Dim) {
+  return uint32_t(GridSize[Dim]);
+}
+
+uint32_t KernelLowering::specialReg(unsigned Idx, bool Scalar) {
+  uint32_t R;
+  switch (Idx) {
+  case 0:
+    R = newV();
+    emit("v_and_b32", {D(R), I(0x3FF), U(TidV)});
+    return R;
+  case 1:
+  case 2:
+    R = newV();
+    emit("v_bfe_u32", {D(R), U(TidV), I(Idx == 1 ? 10 : 20), I(10)});
+    return R;
+  case 3: { // wave index: linear id of the first active lane / W
+    uint32_t S = newS();
+    emit("v_readfirstlane_b32", {D(S), U(TidV)});
+    uint32_t X = newS(), Y = newS(), Z = newS();
+    emit("s_and_b32", {D(X), U(S), I(0x3FF)});
+    emit("s_bfe_u32", {D(Y), U(S), I((10 << 16) | 10)});
+    emit("s_bfe_u32", {D(Z), U(S), I((10 << 16) | 20)});
+    uint32_t SY = groupSize(1), SX = groupSize(0);
+    uint32_t L = newS();
+    emit("s_mul_i32", {D(L), U(Z), U(SY)});
+    emit("s_add_u32", {D(L), U(L), U(Y)});
+    emit("s_mul_i32", {D(L), U(L), U(SX)});
+    emit("s_add_u32", {D(L), U(L), U(X)});
+    emit("s_lshr_b32", {D(L), U(L), I(T.WaveSize == 64 ? 6 : 5)});
+    R = L;
+    break;
+  }
+  case 4:
+    return laneId();
+  case 5:
+  case 6:
+  case 7:
+    R = newS();
+    emit("s_mov_b32", {D(R), U(workgroupId(Idx - 5))});
+    break;
+  case 8:
+  case 9:
+  case 10:
+    R = groupSize(Idx - 8);
+    break;
+  case 11:
+  case 12:
+  case 13:
+    R = newS();
+    emit("s_mov_b32", {D(R), U(gridSize(Idx - 11))});
+    break;
+  case 14:
+    R = newS();
+    emit("s_mov_b32", {D(R), I(T.WaveSize)});
+    break;
+  case 15: { // ceil(x*y*z / W)
+    uint32_t SX = groupSize(0), SY = groupSize(1), SZ = groupSize(2);
+    R = newS();
+    emit("s_mul_i32", {D(R), U(SX), U(SY)});
+    emit("s_mul_i32", {D(R), U(R), U(SZ)});
+    emit("s_add_u32", {D(R), U(R), I(T.WaveSize - 1)});
+    emit("s_lshr_b32", {D(R), U(R), I(T.WaveSize == 64 ? 6 : 5)});
+    break;
+  }
+  case 16:
+    R = newS();
+    emit("s_mov_b32", {D(R), I(1)});
+    break;
+  case 17:
+  case 18:
+  case 19:
+    R = newS();
+    emit("s_mov_b32", {D(R), I(4)});
+    break;
+  default:
+    R = newS();
+    emit("s_mov_b32", {D(R), I(0)});
+    break;
+  }
+  if (Scalar)
+    return R;
+  return toV(R);
+}
+
+/// Writes compare/any/all result \p Result (a mask, zero in inactive lanes)
+/// to predicate \p Pd of op \p Idx, keeping inactive lanes' bits when the
+/// definition is partial.
+void KernelLowering::setPredicate(unsigned Idx, unsigned Pd, uint32_t Result) {
+  uint32_t P = defP(Idx, Pd);
+  if (defMerges(Idx, PredBase + (Pd & 3))) {
+    uint32_t Old = useP(Idx, Pd);
+    uint32_t Keep = newMask();
+    emit(m("s_andn2"), {D(Keep), U(Old), ExecU()});
+    emit(m("s_or"), {D(P), U(Keep), U(Result)});
+  } else {
+    emit(m("s_mov"), {D(P), U(Result)});
+  }
+}
+
+/// IEEE f32 division Num / Den, correctly rounded (the v_div_scale /
+/// v_div_fmas / v_div_fixup sequence of the CDNA3 and RDNA ISA guides),
+/// with WAVE's rule that any division by ±0 gives +inf (ISA.md §4.7, D10).
+void KernelLowering::fdiv(uint32_t Dst, MOperand Num, uint32_t Den) {
+  uint32_t DS = newV(), NS = newV(), R = newV(), E = newV(), Q = newV(),
+           Rm = newV(), Res = newV();
+  uint32_t Dummy = newMask();
+  MOperand Vcc = MOperand::hw(HwReg::Vcc, true, false);
+  emit("v_div_scale_f32", {D(DS), D(Dummy), U(Den), U(Den), Num});
+  emit("v_div_scale_f32", {D(NS), Vcc, Num, U(Den), Num});
+  emit("v_rcp_f32", {D(R), U(DS)});
+  emit("v_fma_f32", {D(E), Neg(U(DS)), U(R), I(0x3F800000)});
+  emit("v_fma_f32", {D(R), U(E), U(R), U(R)});
+  emit("v_mul_f32", {D(Q), U(NS), U(R)});
+  emit("v_fma_f32", {D(Rm), Neg(U(DS)), U(Q), U(NS)});
+  emit("v_fma_f32", {D(Q), U(Rm), U(R), U(Q)});
+  emit("v_fma_f32", {D(Rm), Neg(U(DS)), U(Q), U(NS)});
+  MInst &Fm = emit("v_div_fmas_f32", {D(Res), U(Rm), U(R), U(Q)});
+  Fm.ReadsVCC = true;
+  F.UsesVCC = true;
+  uint32_t Fx = newV();
+  emit("v_div_fixup_f32", {D(Fx), U(Res), U(Den), Num});
+  uint32_t Z = newMask();
+  emit("v_cmp_eq_f32_e64", {D(Z), I(0), U(Den)});
+  emit("v_cndmask_b32_e64", {D(Dst), U(Fx), I(0x7F800000), U(Z)});
+}
+
+/// Correctly rounded f32 square root (the scaled v_sqrt_f32 with one-ulp
+/// correction that LLVM uses for IEEE sqrt).
+uint32_t KernelLowering::fsqrt(uint32_t X) {
+  uint32_t NeedScale = newMask(), Scaled = newV(), SX = newV(), S = newV(),
+           Dn = newV(), Up = newV(), RDn = newV(), RUp = newV(),
+           C1 = newMask(), C2 = newMask(), S2 = newV(), Out = newV(),
+           Zi = newMask(), Res = newV();
+  emit("v_cmp_gt_f32_e64", {D(NeedScale), I(0x0F800000), U(X)});
+  emit("v_mul_f32", {D(Scaled), I(0x4F800000), U(X)});
+  emit("v_cndmask_b32_e64", {D(SX), U(X), U(Scaled), U(NeedScale)});
+  emit("v_sqrt_f32", {D(S), U(SX)});
+  emit(T.VAddU32, {D(Dn), I(-1), U(S)});
+  emit(T.VAddU32, {D(Up), I(1), U(S)});
+  emit("v_fma_f32", {D(RDn), Neg(U(Dn)), U(S), U(SX)});
+  emit("v_fma_f32", {D(RUp), Neg(U(Up)), U(S), U(SX)});
+  emit("v_cmp_ge_f32_e64", {D(C1), I(0), U(RDn)});
+  emit("v_cndmask_b32_e64", {D(S2), U(S), U(Dn), U(C1)});
+  emit("v_cmp_lt_f32_e64", {D(C2), I(0), U(RUp)});
+  emit("v_cndmask_b32_e64", {D(S2), U(S2), U(Up), U(C2)});
+  uint32_t Down = newV();
+  emit("v_mul_f32", {D(Down), I(0x37800000), U(S2)});
+  emit("v_cndmask_b32_e64", {D(Out), U(S2), U(Down), U(NeedScale)});
+  emit("v_cmp_class_f32_e64", {D(Zi), U(SX), I(0x260)});
+  emit("v_cndmask_b32_e64", {D(Res), U(Out), U(SX), U(Zi)});
+  return Res;
+}
+
+/// Unsigned 32-bit Q = UA / UB, R = UA % UB for UB != 0 (reciprocal
+/// estimate and two corrections, as AMDGPUCodeGenPrepare expands it).
+void KernelLowering::udivmod(uint32_t Q, uint32_t R, uint32_t UA,
+                             uint32_t UB) {
+  uint32_t Fb = newV(), Rc = newV(), Inv = newV(), NegB = newV(), Tm = newV(),
+           Hi = newV(), QB = newV(), C = newMask(), Q1 = newV(), R1 = newV();
+  emit("v_cvt_f32_u32", {D(Fb), U(UB)});
+  emit("v_rcp_iflag_f32", {D(Rc), U(Fb)});
+  emit("v_mul_f32", {D(Rc), I(0x4F7FFFFE), U(Rc)});
+  emit("v_cvt_u32_f32", {D(Inv), U(Rc)});
+  emit(T.VSubU32, {D(NegB), I(0), U(UB)});
+  emit("v_mul_lo_u32", {D(Tm), U(NegB), U(Inv)});
+  emit("v_mul_hi_u32", {D(Hi), U(Inv), U(Tm)});
+  emit(T.VAddU32, {D(Inv), U(Inv), U(Hi)});
+  emit("v_mul_hi_u32", {D(Q), U(UA), U(Inv)});
+  emit("v_mul_lo_u32", {D(QB), U(Q), U(UB)});
+  emit(T.VSubU32, {D(R), U(UA), U(QB)});
+  for (int K2 = 0; K2 < 2; ++K2) {
+    emit("v_cmp_ge_u32_e64", {D(C), U(R), U(UB)});
+    emit(T.VAddU32, {D(Q1), I(1), U(Q)});
+    emit(T.VSubU32, {D(R1), U(R), U(UB)});
+    emit("v_cndmask_b32_e64", {D(Q), U(Q), U(Q1), U(C)});
+    emit("v_cndmask_b32_e64", {D(R), U(R), U(R1), U(C)});
+  }
+}
+
+/// An even-aligned VGPR pair holding WAVE registers (Reg, Reg+1) at op Idx.
+uint32_t KernelLowering::pairIn(unsigned Idx, unsigned Reg) {
+  uint32_t P = F.newVReg(RegClass::V64);
+  emit("v_mov_b32", {D(P, 0), U(use(Idx, Reg))});
+  emit("v_mov_b32", {D(P, 1), U(use(Idx, Reg + 1))});
+  return P;
+}
+void KernelLowering::pairOut(unsigned Idx, unsigned Reg, uint32_t Tuple) {
+  emit("v_mov_b32", {D(def(Idx, Reg)), U(Tuple, 0)});
+  emit("v_mov_b32", {D(def(Idx, Reg + 1)), U(Tuple, 1)});
+}
+
+void KernelLowering::fence(bool Acquire, bool Release, unsigned Scope) {
+  auto Seq = [&](const char *Text) {
+    StringRef S(Text);
+    while (!S.empty()) {
+      auto [Line, Rest] = S.split('\n');
+      emit(Line, {}).Kind = InstKind::Other;
+      S = Rest;
+    }
+  };
+  waitAll();
+  if (Release) {
+    const char *R = Scope == 3 ? T.ReleaseSystem
+                    : Scope == 2 ? T.ReleaseAgent
+                                 : "";
+    if (*R) {
+      Seq(R);
+      waitAll();
+    }
+  }
+  if (Acquire) {
+    const char *A = Scope == 3   ? T.AcquireSystem
+                    : Scope == 2 ? T.AcquireAgent
+                    : Scope == 1 ? T.AcquireWorkgroup
+                                 : "";
+    Seq(A);
+  }
+}
+
+/// WAVE's barrier also makes every earlier memory access of the workgroup
+/// visible to every later one (the emulator is sequentially consistent):
+/// a workgroup release, the hardware barrier, a workgroup acquire.
+void KernelLowering::barrier() {
+  waitAll();
+  if (T.SplitBarrier) {
+    emit("s_barrier_signal", {I(-1)}).Kind = InstKind::Other;
+    emit("s_barrier_wait", {I(-1)}).Kind = InstKind::Other;
+  } else {
+    emit("s_barrier", {}).Kind = InstKind::Other;
+  }
+  if (*T.AcquireWorkgroup)
+    emit(T.AcquireWorkgroup, {}).Kind = InstKind::Other;
+}
+
+/// Label at the end of region \p R (where the wave may continue when no
+/// lane is left in it), or -1 at the top level.
+int KernelLowering::regionEndLabel(int R) {
+  if (R < 0)
+    return -1;
+  const Region &Rg = Regions[R];
+  const Frame &Fr = Frames[Rg.Frame];
+  if (Rg.Kind == RegionKind::Loop)
+    return int(Fr.Mid);
+  if (Rg.Kind == RegionKind::Then && Fr.HasElse)
+    return int(Fr.Mid);
+  return int(Fr.Exit);
+}
+
+/// After an instruction that may empty EXEC inside region \p R: skip to the
+/// region's end when no lane is left (never over a barrier, which must be
+/// reached by every wave, ISA.md §4.17).
+void KernelLowering::skipIfExecZero(int R) {
+  if (R < 0 || Regions[R].HasBarrier)
+    return;
+  branch("s_cbranch_execz", unsigned(regionEndLabel(R)));
+}
+
+/// Removes \p Lanes from the saved masks of the frames above loop frame
+/// \p LoopFrame (break/continue, ISA.md D5/D6), or of every frame (halt,
+/// D8).
+void KernelLowering::removeLanes(uint32_t Lanes, bool AllFrames,
+                                 int LoopFrame) {
+  for (auto It = FrameStack.rbegin(); It != FrameStack.rend(); ++It) {
+    int Fi = *It;
+    if (!AllFrames && Fi == LoopFrame)
+      break;
+    Frame &Fr = Frames[Fi];
+    emit(m("s_andn2"), {D(Fr.Entry), U(Fr.Entry), U(Lanes)});
+    if (!Fr.IsLoop && Fr.HasElse)
+      emit(m("s_andn2"), {D(Fr.Other), U(Fr.Other), U(Lanes)});
+  }
+}
+
+uint32_t KernelLowering::fragment(unsigned Id, unsigned Row, unsigned Col) {
+  return Frags[Id][Row * 4 + Col];
+}
+
+Error KernelLowering::lowerControl(unsigned Idx) {
+  const WOp &O = Ops[Idx];
+  const Inst &In = O.I;
+  switch (In.Op) {
+  case Opcode::If: {
+    int Ri = -1;
+    for (unsigned R = 0; R < Regions.size(); ++R)
+      if (Regions[R].Begin == Idx && Regions[R].Kind == RegionKind::Then)
+        Ri = int(R);
+    Frame &Fr = Frames[Regions[Ri].Frame];
+    Fr.Entry = newMask();
+    Fr.Other = newMask();
+    Fr.Mid = F.newLabel();
+    Fr.Exit = F.newLabel();
+    uint32_t Cond = useP(Idx, In.Rs1);
+    if (In.isPredicated()) { // D9 default: an extra AND on the condition.
+      uint32_t C2 = newMask();
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(C2), U(Cond), U(useP(Idx, In.PredReg))});
+      Cond = C2;
+    }
+    emit(m("s_and_saveexec"), {D(Fr.Entry), U(Cond)});
+    if (Fr.HasElse)
+      emit(m("s_andn2"), {D(Fr.Other), U(Fr.Entry), U(Cond)});
+    FrameStack.push_back(Regions[Ri].Frame);
+    if (!Regions[Ri].HasBarrier)
+      branch("s_cbranch_execz", Fr.HasElse ? Fr.Mid : Fr.Exit);
+    return Error::success();
+  }
+  case Opcode::Else: {
+    Frame &Fr = Frames[FrameStack.back()];
+    label(Fr.Mid);
+    emit(m("s_mov"), {ExecD(), U(Fr.Other)});
+    int Ri = -1;
+    for (unsigned R = 0; R < Regions.size(); ++R)
+      if (Regions[R].Begin == Idx && Regions[R].Kind == RegionKind::Else)
+        Ri = int(R);
+    if (!Regions[Ri].HasBarrier)
+      branch("s_cbranch_execz", Fr.Exit);
+    return Error::success();
+  }
+  case Opcode::Endif: {
+    Frame &Fr = Frames[FrameStack.back()];
+    label(Fr.Exit);
+    emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
+    FrameStack.pop_back();
+    return Error::success();
+  }
+  case Opcode::Loop: {
+    int Ri = -1;
+    for (unsigned R = 0; R < Regions.size(); ++R)
+      if (Regions[R].Begin == Idx && Regions[R].Kind == RegionKind::Loop)
+        Ri = int(R);
+    Frame &Fr = Frames[Regions[Ri].Frame];
+    Fr.Entry = newMask();
+    Fr.Other = newMask();
+    Fr.Head = F.newLabel();
+    Fr.Mid = F.newLabel();
+    Fr.Exit = F.newLabel();
+    emit(m("s_mov"), {D(Fr.Entry), ExecU()});
+    emit(m("s_mov"), {D(Fr.Other), I(0)});
+    if (!Regions[Ri].HasBarrier)
+      branch("s_cbranch_execz", Fr.Exit);
+    label(Fr.Head);
+    FrameStack.push_back(Regions[Ri].Frame);
+    return Error::success();
+  }
+  case Opcode::Break:
+  case Opcode::Continue: {
+    int LoopFrame = -1;
+    for (auto It = FrameStack.rbegin(); It != FrameStack.rend(); ++It)
+      if (Frames[*It].IsLoop) {
+        LoopFrame = *It;
+        break;
+      }
+    uint32_t Lanes = newMask();
+    emit(m("s_and"), {D(Lanes), ExecU(), U(useP(Idx, In.Rs1))});
+    if (In.isPredicated())
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(Lanes), U(Lanes), U(useP(Idx, In.PredReg))});
+    if (In.Op == Opcode::Break)
+      emit(m("s_or"), {D(Frames[LoopFrame].Other),
+                       U(Frames[LoopFrame].Other), U(Lanes)});
+    emit(m("s_andn2"), {ExecD(), ExecU(), U(Lanes)});
+    removeLanes(Lanes, false, LoopFrame);
+    skipIfExecZero(O.Region);
+    return Error::success();
+  }
+  case Opcode::Endloop: {
+    Frame &Fr = Frames[FrameStack.back()];
+    label(Fr.Mid);
+    emit(m("s_andn2"), {ExecD(), U(Fr.Entry), U(Fr.Other)});
+    branch("s_cbranch_scc1", Fr.Head);
+    label(Fr.Exit);
+    emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
+    FrameStack.pop_back();
+    return Error::success();
+  }
+  case Opcode::Halt: {
+    NeedEndLabel = true;
+    if (!In.isPredicated() && FrameStack.empty()) {
+      branch("s_branch", EndLabel);
+      return Error::success();
+    }
+    uint32_t Lanes = newMask();
+    if (In.isPredicated())
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(Lanes), ExecU(), U(useP(Idx, In.PredReg))});
+    else
+      emit(m("s_mov"), {D(Lanes), ExecU()});
+    emit(m("s_andn2"), {ExecD(), ExecU(), U(Lanes)});
+    if (FrameStack.empty()) {
+      branch("s_cbranch_execz", EndLabel);
+      return Error::success();
+    }
+    removeLanes(Lanes, true, -1);
+    emit(mU("s_cmp_eq"), {U(Frames[FrameStack.front()].Entry), I(0)});
+    branch("s_cbranch_scc1", EndLabel);
+    skipIfExecZero(O.Region);
+    return Error::success();
+  }
+  case Opcode::Return: { // from the kernel: the whole wave ends
+    NeedEndLabel = true;
+    if (!In.isPredicated()) {
+      branch("s_branch", EndLabel);
+      return Error::success();
+    }
+    uint32_t Lanes = newMask();
+    emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+         {D(Lanes), ExecU(), U(useP(Idx, In.PredReg))});
+    branch("s_cbranch_scc1", EndLabel);
+    return Error::success();
+  }
+  case Opcode::Barrier: {
+    unsigned Skip = 0;
+    if (In.isPredicated()) {
+      uint32_t Lanes = newMask();
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(Lanes), ExecU(), U(useP(Idx, In.PredReg))});
+      Skip = F.newLabel();
+      branch("s_cbranch_scc0", Skip);
+    }
+    barrier();
+    if (In.isPredicated())
+      label(Skip);
+    return Error::success();
+  }
+  case Opcode::FenceAcquire:
+    fence(true, false, In.ScopeBits);
+    return Error::success();
+  case Opcode::FenceRelease:
+    fence(false, true, In.ScopeBits);
+    return Error::success();
+  case Opcode::FenceAcqRel:
+    fence(true, true, In.ScopeBits);
+    return Error::success();
+  case Opcode::Wait:
+    waitAll();
+    return Error::success();
+  case Opcode::Nop:
+    emit("s_nop", {I(0)}).Kind = InstKind::Other;
+    return Error::success();
+  default:
+    return err(K.Name, O.PC, "unexpected control instruction");
+  }
+}
+
+Error KernelLowering::lowerOp(unsigned Idx) {
+  const WOp &O = Ops[Idx];
+  const Inst &In = O.I;
+  Opcode Op = In.Op;
+  if (Comments)
+    comment("WAVE " + Twine::utohexstr(O.PC) + ": " + In.desc().Mnemonic);
+  if (isControl(Op))
+    return lowerControl(Idx);
+
+  // Predicated instructions run with EXEC & P (ISA.md §4.4).
+  uint32_t SavedExec = 0;
+  if (In.isPredicated()) {
+    SavedExec = newMask();
+    emit(m("s_mov"), {D(SavedExec), ExecU()});
+    emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+         {ExecD(), ExecU(), U(useP(Idx, In.PredReg))});
+  }
+  auto Finish = [&]() {
+    if (SavedExec)
+      emit(m("s_mov"), {ExecD(), U(SavedExec)});
+    return Error::success();
+  };
+  auto A = [&]() { return use(Idx, In.Rs1); };
+  auto B = [&]() { return use(Idx, In.Rs2); };
+  auto C = [&]() { return use(Idx, In.Rs3); };
+  auto Dst = [&]() { return def(Idx, In.Rd); };
+  auto Unsupported = [&](StringRef What) {
+    return err(K.Name, O.PC,
+               "'" + What + "' is not supported on " + T.Name);
+  };
+
+  // Scalar (SGPR) forms of uniform integer operations.
+  bool Scalar = false;
+  for (unsigned Dd : OpDefs[Idx])
+    if (Defs[Dd].Reg < PredBase && WebScalar[find(Dd)])
+      Scalar = true;
+  if (Scalar) {
+    uint32_t Dd = Dst();
+    auto S2 = [&](StringRef Opc) {
+      emit(Opc, {D(Dd), U(A()), U(B())});
+      return Finish();
+    };
+    switch (Op) {
+    case Opcode::Iadd:
+      return S2("s_add_u32");
+    case Opcode::Isub:
+      return S2("s_sub_u32");
+    case Opcode::Imul:
+      return S2("s_mul_i32");
+    case Opcode::ImulHi:
+      return S2("s_mul_hi_u32");
+    case Opcode::Imin:
+      return S2("s_min_i32");
+    case Opcode::Imax:
+      return S2("s_max_i32");
+    case Opcode::And:
+      return S2("s_and_b32");
+    case Opcode::Or:
+      return S2("s_or_b32");
+    case Opcode::Xor:
+      return S2("s_xor_b32");
+    case Opcode::Shl:
+      return S2("s_lshl_b32");
+    case Opcode::Shr:
+      return S2("s_lshr_b32");
+    case Opcode::Sar:
+      return S2("s_ashr_i32");
+    case Opcode::Imad: {
+      uint32_t Tm = newS();
+      emit("s_mul_i32", {D(Tm), U(A()), U(B())});
+      emit("s_add_u32", {D(Dd), U(Tm), U(C())});
+      return Finish();
+    }
+    case Opcode::Iclamp: {
+      uint32_t Tm = newS();
+      emit("s_max_i32", {D(Tm), U(A()), U(B())});
+      emit("s_min_i32", {D(Dd), U(Tm), U(C())});
+      return Finish();
+    }
+    case Opcode::Ineg:
+      emit("s_sub_u32", {D(Dd), I(0), U(A())});
+      return Finish();
+    case Opcode::Iabs:
+      emit("s_abs_i32", {D(Dd), U(A())});
+      return Finish();
+    case Opcode::Not:
+      emit("s_not_b32", {D(Dd), U(A())});
+      return Finish();
+    case Opcode::Bitcount:
+      emit("s_bcnt1_i32_b32", {D(Dd), U(A())});
+      return Finish();
+    case Opcode::Bitfind:
+      emit("s_flbit_i32_b32", {D(Dd), U(A())});
+      return Finish();
+    case Opcode::Bitrev:
+      emit("s_brev_b32", {D(Dd), U(A())});
+      return Finish();
+    case Opcode::Mov:
+      emit("s_mov_b32", {D(Dd), U(A())});
+      return Finish();
+    case Opcode::MovImm:
+      emit("s_mov_b32", {D(Dd), I(int64_t(In.Word1))});
+      return Finish();
+    case Opcode::MovSr:
+      emit("s_mov_b32", {D(Dd), U(specialReg(In.Rs1, true))});
+      return Finish();
+    case Opcode::Select: {
+      uint32_t Tm = newMask();
+      emit(m("s_and"), {D(Tm), U(useP(Idx, In.Rs1)), ExecU()});
+      emit("s_cselect_b32", {D(Dd), U(B()), U(C())});
+      return Finish();
+    }
+    default:
+      break; // wave operations with scalar results: below.
+    }
+  }
+
+  auto V2 = [&](StringRef Opc) {
+    emit(Opc, {D(Dst()), U(A()), U(B())});
+    return Finish();
+  };
+  auto V1 = [&](StringRef Opc) {
+    emit(Opc, {D(Dst()), U(A())});
+    return Finish();
+  };
+  auto V3 = [&](StringRef Opc) {
+    emit(Opc, {D(Dst()), U(A()), U(B()), U(C())});
+    return Finish();
+  };
+  auto VCmp = [&](StringRef Opc, bool Swap = false) {
+    uint32_t R = newMask();
+    if (Swap)
+      emit(Opc, {D(R), U(B()), U(A())});
+    else
+      emit(Opc, {D(R), U(A()), U(B())});
+    setPredicate(Idx, In.Rd, R);
+    return Finish();
+  };
+  auto SCmp = [&](StringRef Opc) { // uniform operands: s_cmp + s_cselect
+    uint32_t R = newMask();
+    emit(Opc, {U(A()), U(B())}).WritesSCC = true;
+    emit(m("s_cselect"), {D(R), ExecU(), I(0)});
+    setPredicate(Idx, In.Rd, R);
+    return Finish();
+  };
+  bool ScalarOperands = false;
+  if (isCompare(Op))
+    ScalarOperands = isS(A()) && isS(B());
+  auto ICmp = [&](StringRef S, StringRef V) {
+    return ScalarOperands ? SCmp(S) : VCmp(V);
+  };
+  auto FalsePred = [&]() {
+    uint32_t R = newMask();
+    emit(m("s_mov"), {D(R), I(0)});
+    setPredicate(Idx, In.Rd, R);
+    return Finish();
+  };
+  auto F16Fix = [&](uint32_t R) {
+    if (!T.F16ZeroesHigh)
+      emit("v_and_b32", {D(R), I(0xFFFF), U(R)});
+  };
+
+  switch (Op) {
+  // --- Integer (ISA.md §4.5)
+  case Opcode::Iadd:
+    return V2(T.VAddU32);
+  case Opcode::Isub:
+    return V2(T.VSubU32);
+  case Opcode::Imul:
+    return V2("v_mul_lo_u32");
+  case Opcode::ImulHi:
+    return V2("v_mul_hi_u32");
+  case Opcode::Imad: {
+    uint32_t Tm = newV();
+    emit("v_mul_lo_u32", {D(Tm), U(A()), U(B())});
+    emit(T.VAddU32, {D(Dst()), U(Tm), U(C())});
+    return Finish();
+  }
+  case Opcode::Idiv:
+  case Opcode::Imod: {
+    uint32_t SA = newV(), SB = newV(), UA = newV(), UB = newV(), Q = newV(),
+             R = newV(), Res = newV(), Z = newMask();
+    emit("v_ashrrev_i32", {D(SA), I(31), U(A())});
+    emit("v_ashrrev_i32", {D(SB), I(31), U(B())});
+    emit(T.VAddU32, {D(UA), U(A()), U(SA)});
+    emit("v_xor_b32", {D(UA), U(UA), U(SA)});
+    emit(T.VAddU32, {D(UB), U(B()), U(SB)});
+    emit("v_xor_b32", {D(UB), U(UB), U(SB)});
+    udivmod(Q, R, UA, UB);
+    if (Op == Opcode::Idiv) {
+      uint32_t S = newV();
+      emit("v_xor_b32", {D(S), U(SA), U(SB)});
+      emit("v_xor_b32", {D(Res), U(Q), U(S)});
+      emit(T.VSubU32, {D(Res), U(Res), U(S)});
+    } else {
+      emit("v_xor_b32", {D(Res), U(R), U(SA)});
+      emit(T.VSubU32, {D(Res), U(Res), U(SA)});
+    }
+    emit("v_cmp_eq_u32_e64", {D(Z), I(0), U(UB)});
+    emit("v_cndmask_b32_e64", {D(Dst()), U(Res), I(0), U(Z)});
+    return Finish();
+  }
+  case Opcode::Ineg:
+    emit(T.VSubU32, {D(Dst()), I(0), U(A())});
+    return Finish();
+  case Opcode::Iabs: {
+    uint32_t N = newV();
+    emit(T.VSubU32, {D(N), I(0), U(A())});
+    emit("v_max_i32", {D(Dst()), U(A()), U(N)});
+    return Finish();
+  }
+  case Opcode::Imin:
+    return V2("v_min_i32");
+  case Opcode::Imax:
+    return V2("v_max_i32");
+  case Opcode::Iclamp: {
+    uint32_t Tm = newV();
+    emit("v_max_i32", {D(Tm), U(A()), U(B())});
+    emit("v_min_i32", {D(Dst()), U(Tm), U(C())});
+    return Finish();
+  }
+  // --- f32 (ISA.md §4.7)
+  case Opcode::Fadd:
+    return V2("v_add_f32");
+  case Opcode::Fsub:
+    return V2("v_sub_f32");
+  case Opcode::Fmul:
+    return V2("v_mul_f32");
+  case Opcode::Fma:
+    return V3("v_fma_f32");
+  case Opcode::Fdiv:
+    fdiv(Dst(), U(A()), B());
+    return Finish();
+  case Opcode::Fneg:
+    emit("v_xor_b32", {D(Dst()), I(0x80000000), U(A())});
+    return Finish();
+  case Opcode::Fabs:
+    emit("v_and_b32", {D(Dst()), I(0x7FFFFFFF), U(A())});
+    return Finish();
+  case Opcode::Fmin:
+  case Opcode::Fmax: {
+    // a NaN -> b; b NaN -> a; b < a (b > a) -> b; else a.
+    uint32_t Lt = newMask(), Tm = newV(), Na = newMask();
+    emit(Op == Opcode::Fmin ? "v_cmp_lt_f32_e64" : "v_cmp_gt_f32_e64",
+         {D(Lt), U(B()), U(A())});
+    emit("v_cndmask_b32_e64", {D(Tm), U(A()), U(B()), U(Lt)});
+    emit("v_cmp_u_f32_e64", {D(Na), U(A()), U(A())});
+    emit("v_cndmask_b32_e64", {D(Dst()), U(Tm), U(B()), U(Na)});
+    return Finish();
+  }
+  case Opcode::Fclamp:
+  case Opcode::Fsat: {
+    // D11 default: a < lo -> lo; then > hi -> hi; NaN bounds ignored.
+    MOperand Lo = Op == Opcode::Fsat ? I(0) : U(B());
+    MOperand Hi = Op == Opcode::Fsat ? I(0x3F800000) : U(C());
+    uint32_t C1 = newMask(), Tm = newV(), C2 = newMask();
+    emit("v_cmp_lt_f32_e64", {D(C1), U(A()), Lo});
+    emit("v_cndmask_b32_e64", {D(Tm), U(A()), Lo, U(C1)});
+    emit("v_cmp_gt_f32_e64", {D(C2), U(Tm), Hi});
+    emit("v_cndmask_b32_e64", {D(Dst()), U(Tm), Hi, U(C2)});
+    return Finish();
+  }
+  case Opcode::Fsqrt: {
+    uint32_t R = fsqrt(toV(A()));
+    emit("v_mov_b32", {D(Dst()), U(R)});
+    return Finish();
+  }
+  case Opcode::Frsqrt: {
+    uint32_t R = fsqrt(toV(A()));
+    fdiv(Dst(), I(0x3F800000), R);
+    return Finish();
+  }
+  case Opcode::Frcp:
+    fdiv(Dst(), I(0x3F800000), toV(A()));
+    return Finish();
+  case Opcode::Ffloor:
+    return V1("v_floor_f32");
+  case Opcode::Fceil:
+    return V1("v_ceil_f32");
+  case Opcode::Ftrunc:
+    return V1("v_trunc_f32");
+  case Opcode::Ffract: {
+    uint32_t Tr = newV();
+    emit("v_trunc_f32", {D(Tr), U(A())});
+    emit("v_sub_f32", {D(Dst()), U(A()), U(Tr)});
+    return Finish();
+  }
+  case Opcode::Fround: { // ties away from zero
+    uint32_t Tr = newV(), Df = newV(), C1 = newMask(), One = newV(),
+             Adj = newV();
+    emit("v_trunc_f32", {D(Tr), U(A())});
+    emit("v_sub_f32", {D(Df), U(A()), U(Tr)});
+    emit("v_cmp_ge_f32_e64", {D(C1), MOperand::imm(0x3F000000), U(Df)});
+    // |d| >= 0.5 <=> not (|d| < 0.5); compare the magnitude.
+    F.Insts.pop_back();
+    uint32_t Ab = newV();
+    emit("v_and_b32", {D(Ab), I(0x7FFFFFFF), U(Df)});
+    emit("v_cmp_le_f32_e64", {D(C1), I(0x3F000000), U(Ab)});
+    emit("v_bfi_b32", {D(One), I(0x7FFFFFFF), I(0x3F800000), U(A())});
+    emit("v_cndmask_b32_e64", {D(Adj), I(0), U(One), U(C1)});
+    emit("v_add_f32", {D(Dst()), U(Tr), U(Adj)});
+    return Finish();
+  }
+  case Opcode::Fsin:
+  case Opcode::Fcos: {
+    uint32_t Tm = newV();
+    emit("v_mul_f32", {D(Tm), I(0x3E22F983), U(A())}); // 1/(2*pi)
+    emit(Op == Opcode::Fsin ? "v_sin_f32" : "v_cos_f32", {D(Dst()), U(Tm)});
+    return Finish();
+  }
+  case Opcode::Fexp2:
+    return V1("v_exp_f32");
+  case Opcode::Flog2:
+    return V1("v_log_f32");
+  // --- f16 (ISA.md §4.8)
+  case Opcode::Hadd:
+  case Opcode::Hsub:
+  case Opcode::Hmul: {
+    uint32_t Dd = Dst();
+    emit(Op == Opcode::Hadd   ? "v_add_f16"
+         : Op == Opcode::Hsub ? "v_sub_f16"
+                              : "v_mul_f16",
+         {D(Dd), U(A()), U(B())});
+    F16Fix(Dd);
+    return Finish();
+  }
+  case Opcode::Hma: {
+    uint32_t FA = newV(), FB = newV(), FC = newV(), R = newV();
+    emit("v_cvt_f32_f16", {D(FA), U(A())});
+    emit("v_cvt_f32_f16", {D(FB), U(B())});
+    emit("v_cvt_f32_f16", {D(FC), U(C())});
+    emit("v_fma_f32", {D(R), U(FA), U(FB), U(FC)});
+    uint32_t Dd = Dst();
+    emit("v_cvt_f16_f32", {D(Dd), U(R)});
+    F16Fix(Dd);
+    return Finish();
+  }
+  case Opcode::Hadd2:
+    return V2("v_pk_add_f16");
+  case Opcode::Hmul2:
+    return V2("v_pk_mul_f16");
+  case Opcode::Hma2: {
+    uint32_t Half[2];
+    for (unsigned H = 0; H < 2; ++H) {
+      uint32_t Src[3];
+      uint32_t Ins[3] = {A(), B(), C()};
+      for (unsigned K2 = 0; K2 < 3; ++K2) {
+        uint32_t X = Ins[K2];
+        if (H == 1) {
+          uint32_t S = newV();
+          emit("v_lshrrev_b32", {D(S), I(16), U(X)});
+          X = S;
+        }
+        Src[K2] = newV();
+        emit("v_cvt_f32_f16", {D(Src[K2]), U(X)});
+      }
+      uint32_t R = newV();
+      emit("v_fma_f32", {D(R), U(Src[0]), U(Src[1]), U(Src[2])});
+      Half[H] = newV();
+      emit("v_cvt_f16_f32", {D(Half[H]), U(R)});
+      emit("v_and_b32", {D(Half[H]), I(0xFFFF), U(Half[H])});
+    }
+    emit("v_lshl_or_b32", {D(Dst()), U(Half[1]), I(16), U(Half[0])});
+    return Finish();
+  }
+  // --- bf16 (ISA.md §4.8): widen, f32 op, truncate.
+  case Opcode::Badd:
+  case Opcode::Bsub:
+  case Opcode::Bmul:
+  case Opcode::Bma: {
+    uint32_t W[3], Ins[3] = {A(), B(), Op == Opcode::Bma ? C() : 0};
+    unsigned N = Op == Opcode::Bma ? 3 : 2;
+    for (unsigned K2 = 0; K2 < N; ++K2) {
+      W[K2] = newV();
+      emit("v_lshlrev_b32", {D(W[K2]), I(16), U(Ins[K2])});
+    }
+    uint32_t R = newV();
+    if (Op == Opcode::Bma)
+      emit("v_fma_f32", {D(R), U(W[0]), U(W[1]), U(W[2])});
+    else
+      emit(Op == Opcode::Badd   ? "v_add_f32"
+           : Op == Opcode::Bsub ? "v_sub_f32"
+                                : "v_mul_f32",
+           {D(R), U(W[0]), U(W[1])});
+    emit("v_lshrrev_b32", {D(Dst()), I(16), U(R)});
+    return Finish();
+  }
+  case Opcode::Badd2:
+  case Opcode::Bmul2:
+  case Opcode::Bma2: {
+    unsigned N = Op == Opcode::Bma2 ? 3 : 2;
+    uint32_t Ins[3] = {A(), B(), N == 3 ? C() : 0};
+    uint32_t R[2];
+    for (unsigned H = 0; H < 2; ++H) {
+      uint32_t W[3];
+      for (unsigned K2 = 0; K2 < N; ++K2) {
+        W[K2] = newV();
+        if (H == 0)
+          emit("v_lshlrev_b32", {D(W[K2]), I(16), U(Ins[K2])});
+        else
+          emit("v_and_b32", {D(W[K2]), I(int64_t(0xFFFF0000)), U(Ins[K2])});
+      }
+      R[H] = newV();
+      if (N == 3)
+        emit("v_fma_f32", {D(R[H]), U(W[0]), U(W[1]), U(W[2])});
+      else
+        emit(Op == Opcode::Badd2 ? "v_add_f32" : "v_mul_f32",
+             {D(R[H]), U(W[0]), U(W[1])});
+    }
+    uint32_t Lo = newV();
+    emit("v_lshrrev_b32", {D(Lo), I(16), U(R[0])});
+    emit("v_and_or_b32", {D(Dst()), U(R[1]), I(int64_t(0xFFFF0000)), U(Lo)});
+    return Finish();
+  }
+  // --- f64 (ISA.md §4.9)
+  case Opcode::Dadd:
+  case Opcode::Dsub:
+  case Opcode::Dmul:
+  case Opcode::Dma: {
+    uint32_t PA = pairIn(Idx, In.Rs1), PB = pairIn(Idx, In.Rs2);
+    uint32_t PD = F.newVReg(RegClass::V64);
+    if (Op == Opcode::Dma) {
+      uint32_t PC = pairIn(Idx, In.Rs3);
+      emit("v_fma_f64", {D(PD), U(PA), U(PB), U(PC)});
+    } else if (Op == Opcode::Dsub) {
+      emit("v_add_f64", {D(PD), U(PA), Neg(U(PB))});
+    } else {
+      emit(Op == Opcode::Dadd ? "v_add_f64" : "v_mul_f64",
+           {D(PD), U(PA), U(PB)});
+    }
+    pairOut(Idx, In.Rd, PD);
+    return Finish();
+  }
+  case Opcode::Ddiv: {
+    uint32_t PA = pairIn(Idx, In.Rs1), PB = pairIn(Idx, In.Rs2);
+    auto P = [&]() { return F.newVReg(RegClass::V64); };
+    uint32_t DS = P(), R = P(), E = P(), NS = P(), Q = P(), Rm = P(),
+             Res = P(), Out = P();
+    uint32_t Dummy = newMask();
+    MOperand Vcc = MOperand::hw(HwReg::Vcc, true, false);
+    emit("v_div_scale_f64", {D(DS), D(Dummy), U(PB), U(PB), U(PA)});
+    emit("v_rcp_f64", {D(R), U(DS)});
+    emit("v_fma_f64", {D(E), Neg(U(DS)), U(R), I(0x3FF0000000000000LL)});
+    emit("v_fma_f64", {D(R), U(R), U(E), U(R)});
+    emit("v_fma_f64", {D(E), Neg(U(DS)), U(R), I(0x3FF0000000000000LL)});
+    emit("v_fma_f64", {D(R), U(R), U(E), U(R)});
+    emit("v_div_scale_f64", {D(NS), Vcc, U(PA), U(PB), U(PA)});
+    emit("v_mul_f64", {D(Q), U(NS), U(R)});
+    emit("v_fma_f64", {D(Rm), Neg(U(DS)), U(Q), U(NS)});
+    MInst &Fm = emit("v_div_fmas_f64", {D(Res), U(Rm), U(R), U(Q)});
+    Fm.ReadsVCC = true;
+    F.UsesVCC = true;
+    emit("v_div_fixup_f64", {D(Out), U(Res), U(PB), U(PA)});
+    pairOut(Idx, In.Rd, Out);
+    return Finish();
+  }
+  case Opcode::Dsqrt: {
+    // Scaled rsq with Goldschmidt/Newton refinement (LLVM's f64 sqrt).
+    uint32_t X = pairIn(Idx, In.Rs1);
+    auto P = [&]() { return F.newVReg(RegClass::V64); };
+    uint32_t Need = newMask(), Sc = newV(), XS = P(), G = P(), S = P(),
+             H = P(), R = P(), Dd = P(), Out = P(), Cls = newMask(),
+             Res = P(), SO = newV();
+    emit("v_cmp_gt_f64_e64", {D(Need), I(0x1000000000000000LL), U(X)});
+    emit("v_cndmask_b32_e64", {D(Sc), I(0), I(256), U(Need)});
+    emit("v_ldexp_f64", {D(XS), U(X), U(Sc)});
+    emit("v_rsq_f64", {D(G), U(XS)});
+    emit("v_mul_f64", {D(S), U(XS), U(G)});
+    emit("v_mul_f64", {D(H), U(G), I(0x3FE0000000000000LL)});
+    emit("v_fma_f64", {D(R), Neg(U(H)), U(S), I(0x3FE0000000000000LL)});
+    emit("v_fma_f64", {D(S), U(S), U(R), U(S)});
+    emit("v_fma_f64", {D(H), U(H), U(R), U(H)});
+    for (int K2 = 0; K2 < 2; ++K2) {
+      emit("v_fma_f64", {D(Dd), Neg(U(S)), U(S), U(XS)});
+      emit("v_fma_f64", {D(S), U(Dd), U(H), U(S)});
+    }
+    emit("v_cndmask_b32_e64", {D(SO), I(0), I(-128), U(Need)});
+    emit("v_ldexp_f64", {D(Out), U(S), U(SO)});
+    emit("v_cmp_class_f64_e64", {D(Cls), U(XS), I(0x260)});
+    emit("v_cndmask_b32_e64", {D(Res, 0), U(Out, 0), U(XS, 0), U(Cls)});
+    emit("v_cndmask_b32_e64", {D(Res, 1), U(Out, 1), U(XS, 1), U(Cls)});
+    pairOut(Idx, In.Rd, Res);
+    return Finish();
+  }
+  // --- Bitwise (ISA.md §4.6)
+  case Opcode::And:
+    return V2("v_and_b32");
+  case Opcode::Or:
+    return V2("v_or_b32");
+  case Opcode::Xor:
+    return V2("v_xor_b32");
+  case Opcode::Not:
+    return V1("v_not_b32");
+  case Opcode::Shl:
+    emit("v_lshlrev_b32", {D(Dst()), U(B()), U(A())});
+    return Finish();
+  case Opcode::Shr:
+    emit("v_lshrrev_b32", {D(Dst()), U(B()), U(A())});
+    return Finish();
+  case Opcode::Sar:
+    emit("v_ashrrev_i32", {D(Dst()), U(B()), U(A())});
+    return Finish();
+  case Opcode::Bitcount:
+    emit("v_bcnt_u32_b32", {D(Dst()), U(A()), I(0)});
+    return Finish();
+  case Opcode::Bitfind:
+    return V1("v_ffbh_u32");
+  case Opcode::Bitrev:
+    return V1("v_bfrev_b32");
+  case Opcode::Bfe:
+    return V3("v_bfe_u32");
+  case Opcode::Bfi: {
+    uint32_t M = newV(), Sh = newV();
+    uint32_t Off = use(Idx, In.Rs3), Wd = use(Idx, In.Rs4);
+    emit("v_bfm_b32", {D(M), U(Wd), U(Off)});
+    emit("v_lshlrev_b32", {D(Sh), U(Off), U(B())});
+    emit("v_bfi_b32", {D(Dst()), U(M), U(Sh), U(A())});
+    return Finish();
+  }
+  // --- Compares (ISA.md §4.10 with D19 defaults)
+  case Opcode::IcmpEq:
+    return ICmp("s_cmp_eq_u32", "v_cmp_eq_u32_e64");
+  case Opcode::IcmpNe:
+    return ICmp("s_cmp_lg_u32", "v_cmp_ne_u32_e64");
+  case Opcode::IcmpLt:
+    return ICmp("s_cmp_lt_i32", "v_cmp_lt_i32_e64");
+  case Opcode::IcmpLe:
+    return ICmp("s_cmp_le_i32", "v_cmp_le_i32_e64");
+  case Opcode::IcmpGt:
+    return ICmp("s_cmp_gt_i32", "v_cmp_gt_i32_e64");
+  case Opcode::IcmpGe:
+    return ICmp("s_cmp_ge_i32", "v_cmp_ge_i32_e64");
+  case Opcode::UcmpEq:
+    return ICmp("s_cmp_eq_u32", "v_cmp_eq_u32_e64");
+  case Opcode::UcmpNe:
+    return ICmp("s_cmp_lg_u32", "v_cmp_ne_u32_e64");
+  case Opcode::UcmpLt:
+    return ICmp("s_cmp_lt_u32", "v_cmp_lt_u32_e64");
+  case Opcode::UcmpLe:
+    return ICmp("s_cmp_le_u32", "v_cmp_le_u32_e64");
+  case Opcode::UcmpGt:
+    return ICmp("s_cmp_gt_u32", "v_cmp_gt_u32_e64");
+  case Opcode::UcmpGe:
+    return ICmp("s_cmp_ge_u32", "v_cmp_ge_u32_e64");
+  case Opcode::IcmpOrd:
+  case Opcode::IcmpUnord:
+  case Opcode::UcmpOrd:
+  case Opcode::UcmpUnord:
+    return FalsePred();
+  case Opcode::FcmpEq:
+    return VCmp("v_cmp_eq_f32_e64");
+  case Opcode::FcmpNe:
+    return VCmp("v_cmp_neq_f32_e64");
+  case Opcode::FcmpLt:
+    return VCmp("v_cmp_lt_f32_e64");
+  case Opcode::FcmpLe:
+    return VCmp("v_cmp_le_f32_e64");
+  case Opcode::FcmpGt:
+    return VCmp("v_cmp_gt_f32_e64");
+  case Opcode::FcmpGe:
+    return VCmp("v_cmp_ge_f32_e64");
+  case Opcode::FcmpOrd:
+    return VCmp("v_cmp_o_f32_e64");
+  case Opcode::FcmpUnord:
+    return VCmp("v_cmp_u_f32_e64");
+  case Opcode::Select:
+    emit("v_cndmask_b32_e64",
+         {D(Dst()), U(C()), U(B()), U(useP(Idx, In.Rs1))});
+    return Finish();
+  // --- Conversions (ISA.md §4.11)
+  case Opcode::CvtF32I32:
+    return V1("v_cvt_f32_i32");
+  case Opcode::CvtF32U32:
+    return V1("v_cvt_f32_u32");
+  case Opcode::CvtI32F32:
+    return V1("v_cvt_i32_f32");
+  case Opcode::CvtU32F32:
+    return V1("v_cvt_u32_f32");
+  case Opcode::CvtF32F16:
+    return V1("v_cvt_f32_f16");
+  case Opcode::CvtF16F32: {
+    uint32_t Dd = Dst();
+    emit("v_cvt_f16_f32", {D(Dd), U(A())});
+    F16Fix(Dd);
+    return Finish();
+  }
+  case Opcode::CvtF32F64: {
+    uint32_t PA = pairIn(Idx, In.Rs1);
+    emit("v_cvt_f32_f64", {D(Dst()), U(PA)});
+    return Finish();
+  }
+  case Opcode::CvtF64F32: {
+    uint32_t PD = F.newVReg(RegClass::V64);
+    emit("v_cvt_f64_f32", {D(PD), U(A())});
+    pairOut(Idx, In.Rd, PD);
+    return Finish();
+  }
+  case Opcode::CvtF32Bf16:
+    emit("v_lshlrev_b32", {D(Dst()), I(16), U(A())});
+    return Finish();
+  case Opcode::CvtBf16F32:
+    emit("v_lshrrev_b32", {D(Dst()), I(16), U(A())});
+    return Finish();
+  // --- Moves
+  case Opcode::Mov:
+    emit("v_mov_b32", {D(Dst()), U(A())});
+    return Finish();
+  case Opcode::MovImm:
+    emit("v_mov_b32", {D(Dst()), I(int64_t(In.Word1))});
+    return Finish();
+  case Opcode::MovSr:
+    emit("v_mov_b32", {D(Dst()), U(specialReg(In.Rs1, false))});
+    return Finish();
+  default:
+    break;
+  }
+
+  // --- Memory (ISA.md §4.12): device = base + 32-bit offset.
+  if (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128) {
+    uint32_t Addr = vaddr(Idx, In.Rs1);
+    static const char *Names[] = {"global_load_ubyte", "global_load_ushort"};
+    unsigned N = memRegs(Op);
+    for (unsigned K2 = 0; K2 < N; ++K2) {
+      const char *Nm = Op == Opcode::DeviceLoadU8    ? Names[0]
+                       : Op == Opcode::DeviceLoadU16 ? Names[1]
+                                                     : "global_load_dword";
+      emit(Nm, {D(def(Idx, In.Rd + K2)), U(Addr), U(Base)},
+           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
+    }
+    return Finish();
+  }
+  if (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128) {
+    uint32_t Addr = vaddr(Idx, In.Rs1);
+    unsigned N = memRegs(Op);
+    for (unsigned K2 = 0; K2 < N; ++K2) {
+      const char *Nm = Op == Opcode::DeviceStoreU8    ? "global_store_byte"
+                       : Op == Opcode::DeviceStoreU16 ? "global_store_short"
+                                                      : "global_store_dword";
+      emit(Nm, {U(Addr), U(toV(use(Idx, In.Rs2 + K2))), U(Base)},
+           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
+    }
+    return Finish();
+  }
+  if (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128) {
+    uint32_t Addr = vaddr(Idx, In.Rs1);
+    unsigned N = memRegs(Op);
+    for (unsigned K2 = 0; K2 < N; ++K2) {
+      const char *Nm = Op == Opcode::LocalLoadU8    ? "ds_read_u8"
+                       : Op == Opcode::LocalLoadU16 ? "ds_read_u16"
+                                                    : "ds_read_b32";
+      emit(Nm, {D(def(Idx, In.Rd + K2)), U(Addr)},
+           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
+    }
+    return Finish();
+  }
+  if (Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) {
+    uint32_t Addr = vaddr(Idx, In.Rs1);
+    unsigned N = memRegs(Op);
+    for (unsigned K2 = 0; K2 < N; ++K2) {
+      const char *Nm = Op == Opcode::LocalStoreU8    ? "ds_write_b8"
+                       : Op == Opcode::LocalStoreU16 ? "ds_write_b16"
+                                                     : "ds_write_b32";
+      emit(Nm, {U(Addr), U(toV(use(Idx, In.Rs2 + K2)))},
+           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
+    }
+    return Finish();
+  }
+  if (isDeviceAtomic(Op)) {
+    static const char *Names[] = {
+        "global_atomic_add", "global_atomic_sub", "global_atomic_umin",
+        "global_atomic_umax", "global_atomic_and", "global_atomic_or",
+        "global_atomic_xor", "global_atomic_swap", "global_atomic_cmpswap"};
+    unsigned K2 = unsigned(Op) - unsigned(Opcode::AtomicAdd);
+    uint32_t Addr = vaddr(Idx, In.Rs1);
+    MOperand Data = U(toV(B()));
+    if (Op == Opcode::AtomicCas) { // D3 default: rs2 expected, rs3 desired
+      uint32_t P = F.newVReg(RegClass::V64);
+      emit("v_mov_b32", {D(P, 0), U(C())});
+      emit("v_mov_b32", {D(P, 1), U(B())});
+      Data = U(P);
+    }
+    if (In.Rd != 0)
+      emit(Names[K2], {D(Dst()), U(Addr), Data, U(Base)}, T.AtomicReturn);
+    else
+      emit(Names[K2], {U(Addr), Data, U(Base)});
+    return Finish();
+  }
+  if (isLocalAtomic(Op)) {
+    static const char *Names[] = {"ds_add",    "ds_sub",   "ds_min",
+                                  "ds_max",    "ds_and",   "ds_or",
+                                  "ds_xor",    "ds_wrxchg", ""};
+    static const char *Sfx[] = {"_u32", "_u32", "_u32", "_u32", "_b32",
+                                "_b32", "_b32", "_b32", ""};
+    unsigned K2 = unsigned(Op) - unsigned(Opcode::LocalAtomicAdd);
+    uint32_t Addr = vaddr(Idx, In.Rs1);
+    uint32_t Dd = In.Rd != 0 ? Dst() : newV();
+    if (Op == Opcode::LocalAtomicCas) {
+      uint32_t Exp = toV(B()), Des = toV(C());
+      if (T.DsCmpSwapNewFirst)
+        emit(T.DsCmpSwap, {D(Dd), U(Addr), U(Des), U(Exp)});
+      else
+        emit(T.DsCmpSwap, {D(Dd), U(Addr), U(Exp), U(Des)});
+    } else if (In.Rd != 0 || Op == Opcode::LocalAtomicXchg) {
+      emit((Twine(Names[K2]) + "_rtn" + Sfx[K2]).str(),
+           {D(Dd), U(Addr), U(toV(B()))});
+    } else {
+      emit((Twine(Names[K2]) + Sfx[K2]).str(), {U(Addr), U(toV(B()))});
+    }
+    return Finish();
+  }
+
+  // --- Wave operations (ISA.md §4.14)
+  switch (Op) {
+  case Opcode::WaveShuffle:
+  case Opcode::WaveShuffleUp:
+  case Opcode::WaveShuffleDown:
+  case Opcode::WaveShuffleXor: {
+    // Source lanes are read whether or not they are active: permute with
+    // every lane enabled, then write the active lanes.
+    uint32_t Save = newMask(), Lane = 0, SL = newV(), Addr = newV(),
+             Tmp = newV(), Valid = newMask();
+    uint32_t Src = toV(A()), Sel = B();
+    emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    if (Op != Opcode::WaveShuffle)
+      Lane = laneId();
+    switch (Op) {
+    case Opcode::WaveShuffle:
+      emit("v_mov_b32", {D(SL), U(Sel)});
+      break;
+    case Opcode::WaveShuffleUp:
+      emit(T.VSubU32, {D(SL), U(Lane), U(Sel)});
+      break;
+    case Opcode::WaveShuffleDown:
+      emit(T.VAddU32, {D(SL), U(Lane), U(Sel)});
+      break;
+    default:
+      emit("v_xor_b32", {D(SL), U(Lane), U(Sel)});
+      break;
+    }
+    emit("v_lshlrev_b32", {D(Addr), I(2), U(SL)});
+    emit("ds_bpermute_b32", {D(Tmp), U(Addr), U(Src)});
+    emit(m("s_mov"), {ExecD(), U(Save)});
+    if (Op == Opcode::WaveShuffleUp)
+      emit("v_cmp_le_u32_e64", {D(Valid), U(Sel), U(Lane)});
+    else
+      emit("v_cmp_gt_u32_e64", {D(Valid), I(T.WaveSize), U(SL)});
+    emit("v_cndmask_b32_e64", {D(Dst()), I(0), U(Tmp), U(Valid)});
+    return Finish();
+  }
+  case Opcode::WaveBroadcast: {
+    uint32_t Fl = newS(), SI = newS(), SV = newS();
+    uint32_t Sel = B();
+    if (isS(Sel)) {
+      SI = Sel;
+    } else {
+      emit(T.WaveSize == 64 ? "s_ff1_i32_b64" : "s_ff1_i32_b32",
+           {D(Fl), ExecU()});
+      emit("v_readlane_b32", {D(SI), U(Sel), U(Fl)});
+    }
+    emit("v_readlane_b32", {D(SV), U(toV(A())), U(SI)});
+    emit("s_cmp_lt_u32", {U(SI), I(T.WaveSize)}).WritesSCC = true;
+    uint32_t Dd = Dst();
+    if (isS(Dd)) {
+      emit("s_cselect_b32", {D(Dd), U(SV), I(0)});
+    } else {
+      uint32_t R = newS();
+      emit("s_cselect_b32", {D(R), U(SV), I(0)});
+      emit("v_mov_b32", {D(Dd), U(R)});
+    }
+    return Finish();
+  }
+  case Opcode::WaveBallot: {
+    uint32_t Tm = newMask();
+    emit(m("s_and"), {D(Tm), ExecU(), U(useP(Idx, In.Rs1))});
+    uint32_t Dd = Dst();
+    int8_t Sub = T.WaveSize == 64 ? 0 : -1;
+    emit(isS(Dd) ? "s_mov_b32" : "v_mov_b32", {D(Dd), U(Tm, Sub)});
+    return Finish();
+  }
+  case Opcode::WaveAny:
+  case Opcode::WaveAll: {
+    uint32_t Tm = newMask(), R = newMask();
+    uint32_t P = useP(Idx, In.Rs1);
+    if (Op == Opcode::WaveAny) {
+      emit(m("s_and"), {D(Tm), ExecU(), U(P)});
+      emit(m("s_cselect"), {D(R), ExecU(), I(0)});
+    } else {
+      emit(m("s_andn2"), {D(Tm), ExecU(), U(P)});
+      emit(m("s_cselect"), {D(R), I(0), ExecU()});
+    }
+    setPredicate(Idx, In.Rd, R);
+    return Finish();
+  }
+  case Opcode::WavePrefixSum:
+  case Opcode::WaveReduceAdd:
+  case Opcode::WaveReduceMin:
+  case Opcode::WaveReduceMax: {
+    // Iterate over the active lanes in ascending order (exact for the
+    // wrapping sum and for the exclusive scan's lane order).
+    uint32_t Rem = newMask(), Acc = newS(), L = newS(), V = newS();
+    uint32_t Src = toV(A());
+    uint32_t Dd = Dst();
+    unsigned Loop = F.newLabel(), Done = F.newLabel();
+    emit(m("s_mov"), {D(Rem), ExecU()});
+    emit("s_mov_b32", {D(Acc), I(Op == Opcode::WaveReduceMin ? -1 : 0)});
+    branch("s_cbranch_execz", Done);
+    label(Loop);
+    emit(T.WaveSize == 64 ? "s_ff1_i32_b64" : "s_ff1_i32_b32",
+         {D(L), U(Rem)});
+    emit("v_readlane_b32", {D(V), U(Src), U(L)});
+    if (Op == Opcode::WavePrefixSum) {
+      emit("s_mov_b32", {MOperand::hw(HwReg::M0, true, false), U(L)});
+      emit("v_writelane_b32",
+           {D(Dd), U(Acc), MOperand::hw(HwReg::M0, false, true)})
+          .Ops[0]
+          .IsUse = true; // other lanes keep their value
+    }
+    emit(Op == Opcode::WaveReduceMin   ? "s_min_u32"
+         : Op == Opcode::WaveReduceMax ? "s_max_u32"
+                                       : "s_add_u32",
+         {D(Acc), U(Acc), U(V)});
+    uint32_t Bit = newMask();
+    emit(T.WaveSize == 64 ? "s_lshl_b64" : "s_lshl_b32",
+         {D(Bit), I(1), U(L)});
+    emit(m("s_andn2"), {D(Rem), U(Rem), U(Bit)}); // SCC: lanes left
+    branch("s_cbranch_scc1", Loop);
+    label(Done);
+    if (Op != Opcode::WavePrefixSum)
+      emit(isS(Dd) ? "s_mov_b32" : "v_mov_b32", {D(Dd), U(Acc)});
+    return Finish();
+  }
+  default:
+    break;
+  }
+
+  // --- MMA (ISA.md §4.18): per-lane 4x4 f32 fragments kept in VGPRs.
+  switch (Op) {
+  case Opcode::MmaLoadA:
+  case Opcode::MmaLoadB: {
+    uint32_t Addr = toV(A()), Stride = toV(B());
+    for (unsigned Row = 0; Row < 4; ++Row) {
+      uint32_t RA = newV();
+      if (Row == 0) {
+        emit("v_mov_b32", {D(RA), U(Addr)});
+      } else {
+        uint32_t Off = newV();
+        emit("v_mul_lo_u32", {D(Off), U(Stride), I(Row)});
+        emit(T.VAddU32, {D(RA), U(Addr), U(Off)});
+      }
+      for (unsigned Col = 0; Col < 4; ++Col)
+        emit("ds_read_b32", {D(fragment(In.Rd, Row, Col)), U(RA)},
+             Col ? (" offset:" + Twine(4 * Col)).str() : "");
+    }
+    return Finish();
+  }
+  case Opcode::MmaStoreC: {
+    uint32_t Addr = toV(use(Idx, In.Rd)), Stride = toV(A());
+    for (unsigned Row = 0; Row < 4; ++Row) {
+      uint32_t RA = newV();
+      if (Row == 0) {
+        emit("v_mov_b32", {D(RA), U(Addr)});
+      } else {
+        uint32_t Off = newV();
+        emit("v_mul_lo_u32", {D(Off), U(Stride), I(Row)});
+        emit(T.VAddU32, {D(RA), U(Addr), U(Off)});
+      }
+      for (unsigned Col = 0; Col < 4; ++Col)
+        emit("ds_write_b32", {U(RA), U(fragment(In.Rs2, Row, Col))},
+             Col ? (" offset:" + Twine(4 * Col)).str() : "");
+    }
+    return Finish();
+  }
+  case Opcode::MmaCompute: {
+    for (unsigned Row = 0; Row < 4; ++Row)
+      for (unsigned Col = 0; Col < 4; ++Col) {
+        uint32_t Cc = fragment(In.Rs2, Row, Col);
+        for (unsigned Kk = 0; Kk < 4; ++Kk) {
+          uint32_t P = newV();
+          emit("v_mul_f32", {D(P), U(fragment(In.Rd, Row, Kk)),
+                             U(fragment(In.Rs1, Kk, Col))});
+          emit("v_add_f32", {D(Cc), U(Cc), U(P)});
+        }
+      }
+    return Finish();
+  }
+  default:
+    break;
+  }
+  return Unsupported(In.desc().Mnemonic);
+}
+
+Error KernelLowering::lower(KernelDesc &Desc) {
+  // Parameters: the PARAMS descriptors, else every register read before
+  // it is written (the reference's --set-reg convention).
+  if (K.Params) {
+    NumParams = unsigned(K.Params->size());
+  } else {
+    NumParams = 0;
+    for (unsigned R = 0; R < NumGPR; ++R) {
+      bool Used = false;
+      for (unsigned Idx = 0; Idx < Ops.size() && !Used; ++Idx)
+        for (auto &[UR, Ds] : OpUses[Idx])
+          if ((UR & 0xFFFF) == R && is_contained(Ds, R))
+            Used = true;
+      if (Used)
+        NumParams = R + 1;
+    }
+  }
+  // Fixed input registers (formats/amdgcn-abi.md "Initial state").
+  KernargPtr = F.newVReg(RegClass::S64, 0);
+  bool UsesSR[20] = {};
+  for (const WOp &O : Ops)
+    if (O.I.Op == Opcode::MovSr && O.I.Rs1 < 20)
+      UsesSR[O.I.Rs1] = true;
+  bool NeedTid = UsesSR[0] || UsesSR[1] || UsesSR[2] || UsesSR[3];
+  int NextS = 2;
+  for (unsigned Dd = 0; Dd < 3; ++Dd)
+    if (UsesSR[5 + Dd]) {
+      WgId[Dd] = int(F.newVReg(RegClass::S32, NextS++));
+      Desc.WorkgroupIdEnable[Dd] = true;
+    }
+  if (NeedTid)
+    TidV = F.newVReg(RegClass::V32, 0);
+  Desc.WorkitemIdVGPRs = NeedTid ? 3 : 1;
+  EndLabel = F.newLabel();
+
+  // Prologue: kernarg loads.
+  if (UsesDeviceMemory) {
+    Base = F.newVReg(RegClass::S64);
+    emit("s_load_dwordx2", {D(Base), U(KernargPtr), I(0)});
+  }
+  unsigned H = hiddenBase();
+  bool NeedGroup = K.WorkgroupSize[0] == 0 &&
+                   (UsesSR[3] || UsesSR[8] || UsesSR[9] || UsesSR[10] ||
+                    UsesSR[15]);
+  if (NeedGroup) {
+    GroupSize[0] = GroupSize[1] = int(hiddenLoad(H + 12));
+    GroupSize[2] = int(hiddenLoad(H + 16));
+  }
+  for (unsigned Dd = 0; Dd < 3; ++Dd)
+    if (UsesSR[11 + Dd])
+      GridSize[Dd] = int(hiddenLoad(H + 4 * Dd));
+  // Values on entry: those a use, or a partial definition, can observe.
+  std::vector<char> EntryObserved(NumAnalysisRegs, 0);
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+    for (auto &[UR, Ds] : OpUses[Idx]) {
+      if ((UR & 0x10000) && !defMerges(Idx, UR & 0xFFFF))
+        continue;
+      for (unsigned D2 : Ds)
+        if (D2 < NumAnalysisRegs)
+          EntryObserved[D2] = 1;
+    }
+  for (unsigned R = 0; R < NumAnalysisRegs; ++R) {
+    unsigned Web = find(R);
+    if (!EntryObserved[R])
+      continue;
+    uint32_t V = vregOfWeb(Web);
+    if (R >= PredBase) {
+      emit(m("s_mov"), {D(V), I(0)});
+    } else if (R < NumParams) {
+      if (isS(V)) {
+        emit("s_load_dword", {D(V), U(KernargPtr), I(8 + 4 * R)});
+      } else {
+        uint32_t S = newS();
+        emit("s_load_dword", {D(S), U(KernargPtr), I(8 + 4 * R)});
+        emit("v_mov_b32", {D(V), U(S)});
+      }
+    } else {
+      emit(isS(V) ? "s_mov_b32" : "v_mov_b32", {D(V), I(0)});
+    }
+  }
+  // MMA fragments start as zeros (ISA.md §4.18).
+  for (const WOp &O : Ops) {
+    SmallVector<unsigned, 3> Ids;
+    if (O.I.Op == Opcode::MmaLoadA || O.I.Op == Opcode::MmaLoadB)
+      Ids.push_back(O.I.Rd);
+    else if (O.I.Op == Opcode::MmaStoreC)
+      Ids.push_back(O.I.Rs2);
+    else if (O.I.Op == Opcode::MmaCompute)
+      Ids = {O.I.Rd, O.I.Rs1, O.I.Rs2};
+    for (unsigned Id : Ids)
+      if (!Frags.count(Id)) {
+        auto &Arr = Frags[Id];
+        for (unsigned E = 0; E < 16; ++E) {
+          Arr[E] = newV();
+          emit("v_mov_b32", {D(Arr[E]), I(0)});
+        }
+      }
+  }
+  // Local memory is zero at the start of each workgroup (ISA.md §4.1):
+  // every wave clears all of it with every lane enabled, then a barrier.
+  uint32_t LocalSize =
+      K.LocalMemorySize ? K.LocalMemorySize : (UsesLocal ? DefaultLocalMemory : 0);
+  LocalSize = (LocalSize + 15) & ~15u;
+  Desc.GroupSegmentSize = LocalSize;
+  if (UsesLocal && LocalSize) {
+    uint32_t Save = newMask(), Zero = F.newVReg(RegClass::V128);
+    emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    for (unsigned E = 0; E < 4; ++E)
+      emit("v_mov_b32", {D(Zero, int8_t(E)), I(0)});
+    uint32_t Lane = laneId();
+    uint32_t Addr = newV();
+    emit("v_lshlrev_b32", {D(Addr), I(4), U(Lane)});
+    unsigned Step = 16 * T.WaveSize, Off = 0;
+    for (unsigned Pos = 0; Pos < LocalSize; Pos += Step) {
+      if (Pos - Off > 65535 - Step) {
+        emit(T.VAddU32, {D(Addr), I(int64_t(Pos - Off)), U(Addr)});
+        Off = Pos;
+      }
+      MInst &W = emit("ds_write_b128", {U(Addr), U(Zero)},
+                      Pos - Off ? (" offset:" + Twine(Pos - Off)).str() : "");
+      (void)W;
+    }
+    emit(m("s_mov"), {ExecD(), U(Save)});
+    barrier();
+    // Lanes past the end of the segment wrote nothing (LDS clamps), and the
+    // writes past LocalSize land in the segment's rounding.
+  }
+
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+    if (Error E = lowerOp(Idx))
+      return E;
+  label(EndLabel);
+  emit("s_endpgm", {}).Kind = InstKind::Other;
+
+  Desc.NumParams = NumParams;
+  Desc.KernargSize = H + 24;
+  Desc.UsesHidden = true;
+  return Error::success();
+}
+
+Error KernelLowering::run(KernelDesc &Desc) {
+  if (Error E = flatten())
+    return E;
+  if (Error E = structure())
+    return E;
+  for (const WOp &O : Ops) {
+    SmallVector<unsigned, 4> U2, D2;
+    regsOf(O.I, U2, D2);
+    for (unsigned R : concat<unsigned>(U2, D2))
+      if (R < PredBase && R >= K.RegisterCount && K.RegisterCount > 0)
+        return err(K.Name, O.PC,
+                   "register r" + Twine(R) +
+                       " is beyond the kernel's register count (" +
+                       Twine(K.RegisterCount) +
+                       "); such accesses are not supported on AMDGCN");
+  }
+  reachingDefs();
+  buildWebs();
+  uniformity();
+  if (Error E = lower(Desc))
+    return E;
+  return Error::success();
+}
+
+/// VALU opcodes with a VOP1 or VOP2 encoding, which take a 32-bit literal
+/// as their first source on every target.
+bool hasShortEncoding(StringRef Op) {
+  static const char *Names[] = {
+      "v_mov_b32",      "v_add_u32",     "v_sub_u32",      "v_add_nc_u32",
+      "v_sub_nc_u32",   "v_add_f32",     "v_sub_f32",      "v_mul_f32",
+      "v_and_b32",      "v_or_b32",      "v_xor_b32",      "v_lshlrev_b32",
+      "v_lshrrev_b32",  "v_ashrrev_i32", "v_min_i32",      "v_max_i32",
+      "v_cvt_f32_u32",  "v_cvt_f32_i32", "v_cvt_u32_f32",  "v_cvt_i32_f32",
+      "v_not_b32",      "v_bfrev_b32",   "v_ffbh_u32",     "v_trunc_f32",
+      "v_floor_f32",    "v_ceil_f32",    "v_cvt_f32_f16",  "v_cvt_f16_f32"};
+  for (const char *N : Names)
+    if (Op == N)
+      return true;
+  return false;
+}
+/// Never true: every VOP2 opcode we emit also has a VOP3 form, which the
+/// assembler picks when a scalar operand is not the first source.
+bool FirstIsVOP2Only(StringRef) { return false; }
+
+/// Keeps the constant bus within the target's limit: VALU instructions may
+/// read at most ConstantBusLimit distinct SGPRs or literals (one on GFX9,
+/// where VOP3 encodings take no literal at all); the excess is copied to
+/// VGPRs first.
+void legalizeConstantBus(MFunction &F) {
+  const GCNTarget &T = *F.T;
+  std::vector<MInst> Out;
+  Out.reserve(F.Insts.size());
+  auto IsInline = [](int64_t V) {
+    return (V >= -16 && V <= 64) || V == 0x3F000000 || V == 0xBF000000 ||
+           V == 0x3F800000 || V == 0xBF800000 || V == 0x40000000 ||
+           V == 0xC0000000 || V == 0x40800000 || V == 0xC0800000 ||
+           V == 0x3FE0000000000000LL || V == 0x3FF0000000000000LL ||
+           V == 0x1000000000000000LL;
+  };
+  for (MInst &MI : F.Insts) {
+    if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::VMEMLoad &&
+        MI.Kind != InstKind::VMEMStore) {
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    bool IsVALU = MI.Kind == InstKind::VALU;
+    bool Lane = StringRef(MI.Op).starts_with("v_readlane") ||
+                StringRef(MI.Op).starts_with("v_writelane");
+    bool IsMov = MI.Op == "v_mov_b32";
+    SmallVector<uint32_t, 4> Seen;
+    unsigned Count = 0;
+    bool HasLiteral = false;
+    if (!IsVALU || Lane) { // lane ops take SGPR/M0 operands by design
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    // Operands that must stay scalar first: lane masks and lane selects.
+    auto MustStayScalar = [&](unsigned K2) {
+      const MOperand &O = MI.Ops[K2];
+      if (O.K == MOperand::Hw)
+        return O.IsUse && O.H != HwReg::Exec;
+      bool MaskOperand = StringRef(MI.Op).starts_with("v_cndmask") &&
+                         K2 == MI.Ops.size() - 1;
+      return O.K == MOperand::VReg && !isVector(F.VRegs[O.Reg].Class) &&
+             (regWidth(F.VRegs[O.Reg].Class) > 1 || MaskOperand);
+    };
+    for (unsigned K2 = 0; K2 < MI.Ops.size(); ++K2) {
+      const MOperand &O = MI.Ops[K2];
+      if (O.IsDef || !O.IsUse || !MustStayScalar(K2))
+        continue;
+      uint32_t Key = O.K == MOperand::Hw ? 0x80000000u | unsigned(O.H) : O.Reg;
+      if (!is_contained(Seen, Key)) {
+        Seen.push_back(Key);
+        ++Count;
+      }
+    }
+    unsigned NumSrc = 0;
+    for (const MOperand &O : MI.Ops)
+      NumSrc += O.IsUse && !O.IsDef;
+    for (unsigned K2 = 0; K2 < MI.Ops.size(); ++K2) {
+      MOperand &O = MI.Ops[K2];
+      if (!O.IsUse || O.IsDef || MustStayScalar(K2))
+        continue;
+      bool IsScalar = O.K == MOperand::VReg && !isVector(F.VRegs[O.Reg].Class);
+      if (O.K == MOperand::Imm && !IsInline(O.Value)) {
+        if (IsMov)
+          continue;
+        // A literal fits a VOP1/VOP2 encoding as the first source, or any
+        // VOP3 encoding on targets that allow literals there.
+        bool FirstSrc = K2 == 1;
+        bool Fits = !HasLiteral && Count < T.ConstantBusLimit &&
+                    (T.VOP3Literal ||
+                     (FirstSrc && NumSrc <= 2 && hasShortEncoding(MI.Op)));
+        if (Fits) {
+          HasLiteral = true;
+          ++Count;
+          continue;
+        }
+        uint32_t V = F.newVReg(RegClass::V32);
+        MInst Mv;
+        Mv.Kind = InstKind::VALU;
+        Mv.Op = "v_mov_b32";
+        Mv.Ops = {MOperand::def(V), MOperand::imm(O.Value)};
+        Out.push_back(std::move(Mv));
+        bool Neg = O.Neg;
+        O = MOperand::use(V);
+        O.Neg = Neg;
+        continue;
+      }
+      if (!IsScalar || is_contained(Seen, O.Reg))
+        continue;
+      if (Count < T.ConstantBusLimit && !(FirstIsVOP2Only(MI.Op) && K2 > 1)) {
+        Seen.push_back(O.Reg);
+        ++Count;
+        continue;
+      }
+      uint32_t V = F.newVReg(RegClass::V32);
+      MInst Mv;
+      Mv.Kind = InstKind::VALU;
+      Mv.Op = "v_mov_b32";
+      Mv.Ops = {MOperand::def(V), MOperand::use(O.Reg, O.Sub)};
+      Out.push_back(std::move(Mv));
+      bool Neg = O.Neg;
+      O = MOperand::use(V);
+      O.Neg = Neg;
+    }
+    Out.push_back(std::move(MI));
+  }
+  F.Insts = std::move(Out);
+}
+
+} // namespace
+
+InstKind classify(StringRef Op) {
+  if (Op.starts_with("s_load"))
+    return InstKind::SMEM;
+  if (Op.starts_with("global_load"))
+    return InstKind::VMEMLoad;
+  if (Op.starts_with("global_store"))
+    return InstKind::VMEMStore;
+  if (Op.starts_with("global_atomic"))
+    return InstKind::VMEMStore; // returning ones are fixed up by the caller
+  if (Op.starts_with("ds_"))
+    return InstKind::DS;
+  if (Op.starts_with("s_branch") || Op.starts_with("s_cbranch"))
+    return InstKind::Branch;
+  if (Op.starts_with("s_waitcnt") || Op.starts_with("s_wait_") ||
+      Op == "wait_all")
+    return InstKind::Wait;
+  if (Op.starts_with("v_"))
+    return InstKind::VALU;
+  if (Op == "s_endpgm" || Op.starts_with("s_barrier") || Op == "s_nop" ||
+      Op.starts_with("buffer_") || Op.starts_with("global_inv") ||
+      Op.starts_with("global_wb"))
+    return InstKind::Other;
+  if (Op.starts_with("s_"))
+    return InstKind::SALU;
+  return InstKind::Other;
+}
+
 Expected<std::string> translateToAMDGCN(const WbinFile &File,
                                         const TranslateOptions &Opts) {
-  (void)File;
-  (void)Opts;
-  return make_error<TranslateError>("", 0, "the AMDGCN translator is under "
-                                           "construction");
+  assert(Opts.Target && "a target is required");
+  if (File.Relocatable)
+    return make_error<TranslateError>(
+        "", 0, "relocatable object; link it with wave-link first");
+  std::vector<KernelDesc> Descs;
+  std::vector<MFunction> Funcs;
+  for (const KernelInfo &K : File.Kernels) {
+    KernelLowering L(File, K, *Opts.Target, Opts.Comments);
+    KernelDesc Desc;
+    Desc.Info = &K;
+    if (Error E = L.run(Desc))
+      return std::move(E);
+    for (MInst &MI : L.F.Insts)
+      if (StringRef(MI.Op).starts_with("global_atomic") && !MI.Ops.empty() &&
+          MI.Ops[0].IsDef)
+        MI.Kind = InstKind::VMEMLoad;
+    runPeephole(L.F);
+    legalizeConstantBus(L.F);
+    if (Error E = allocateRegisters(L.F))
+      return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));
+    insertWaitCounts(L.F);
+    mitigateHazards(L.F);
+    Descs.push_back(Desc);
+    Funcs.push_back(std::move(L.F));
+  }
+  std::string Text;
+  raw_string_ostream OS(Text);
+  emitModule(OS, *Opts.Target, Funcs, Descs, Opts.SourceName);
+  return Text;
 }
 
 } // namespace wave::amdgcn

@@ -38,6 +38,22 @@ struct GCNTarget {
   bool VOP3Literal;       ///< VOP3 encodings accept a 32-bit literal.
   bool SplitBarrier;      ///< s_barrier_signal/s_barrier_wait (GFX12).
   bool Supported;         ///< false: named in diagnostics, rejected.
+
+  // Spellings that differ between generations (LLVM 22 assembler).
+  const char *VAddU32;      ///< 32-bit add without carry-out.
+  const char *VSubU32;      ///< 32-bit subtract without carry-out.
+  const char *AtomicReturn; ///< modifier of a returning global atomic.
+  const char *DsCmpSwap;    ///< returning LDS compare-and-swap.
+  bool DsCmpSwapNewFirst;   ///< its data0 is the new value (GFX11+).
+  bool F16ZeroesHigh;       ///< 16-bit VALU results clear bits 31:16.
+
+  // Memory-model code sequences after the full wait (AMDGPUUsage "Memory
+  // Model", as LLVM 22 emits them for fences); lines separated by '\n'.
+  const char *AcquireWorkgroup;
+  const char *AcquireAgent;
+  const char *AcquireSystem;
+  const char *ReleaseAgent;
+  const char *ReleaseSystem;
 };
 
 /// Every processor wavetools knows, in the order `--help` lists them.

@@ -1,0 +1,176 @@
+//===- GCNIR.h - The AMDGCN stage's machine IR ------------------*- C++ -*-===//
+//
+// A flat list of AMDGCN instructions over virtual registers (seed 004's
+// "SSA-close IR of target instructions"). Mnemonics are already spelled for
+// the target (GCNTarget); labels are pseudo-instructions; operands say
+// whether they are read or written. Lowering (Translate.cpp) produces it,
+// legalization, register allocation (RegAlloc.cpp), wait counts and hazards
+// (PostRA.cpp) rewrite it, and Emitter.cpp prints it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_LIB_AMDGCN_GCNIR_H
+#define WAVE_LIB_AMDGCN_GCNIR_H
+
+#include "wave/AMDGCN/Target.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wave::amdgcn {
+
+/// Register classes: VGPRs (per lane) and SGPRs (per wave), in tuples of 1,
+/// 2 or 4 registers. A lane mask is S64 on wave64 targets, S32 on wave32.
+enum class RegClass : uint8_t { V32, V64, V128, S32, S64, S128 };
+
+inline bool isVector(RegClass C) {
+  return C == RegClass::V32 || C == RegClass::V64 || C == RegClass::V128;
+}
+inline unsigned regWidth(RegClass C) {
+  switch (C) {
+  case RegClass::V32:
+  case RegClass::S32:
+    return 1;
+  case RegClass::V64:
+  case RegClass::S64:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+/// Hardware registers with names of their own.
+enum class HwReg : uint8_t { Exec, Vcc, Scc, M0, Null };
+
+/// One operand.
+struct MOperand {
+  enum Kind : uint8_t { VReg, Hw, Imm, Label, Text } K = Imm;
+  bool IsDef = false;   ///< written by the instruction.
+  bool IsUse = false;   ///< read by the instruction.
+  bool Neg = false;     ///< printed as `-x` (VOP3 source negation).
+  int8_t Sub = -1;      ///< 32-bit part of a tuple register, or -1 = whole.
+  uint32_t Reg = 0;     ///< VReg: virtual register number.
+  HwReg H = HwReg::Exec;
+  int64_t Value = 0;    ///< Imm: the value; Label: label number.
+  std::string Str;      ///< Text: printed verbatim.
+
+  static MOperand def(uint32_t R, int8_t Sub = -1) {
+    MOperand O;
+    O.K = VReg, O.Reg = R, O.IsDef = true, O.Sub = Sub;
+    return O;
+  }
+  static MOperand use(uint32_t R, int8_t Sub = -1) {
+    MOperand O;
+    O.K = VReg, O.Reg = R, O.IsUse = true, O.Sub = Sub;
+    return O;
+  }
+  static MOperand imm(int64_t V) {
+    MOperand O;
+    O.K = Imm, O.Value = V, O.IsUse = true;
+    return O;
+  }
+  static MOperand hw(HwReg R, bool Def, bool Use) {
+    MOperand O;
+    O.K = Hw, O.H = R, O.IsDef = Def, O.IsUse = Use;
+    return O;
+  }
+  static MOperand label(unsigned L) {
+    MOperand O;
+    O.K = Label, O.Value = L;
+    return O;
+  }
+  static MOperand text(std::string S) {
+    MOperand O;
+    O.K = Text, O.Str = std::move(S);
+    return O;
+  }
+};
+
+/// What an instruction is, for the passes (derived from the mnemonic).
+enum class InstKind : uint8_t {
+  Label,  ///< pseudo: Ops[0] is the label.
+  Comment, ///< pseudo: Text is printed as a comment.
+  SALU,
+  VALU,
+  SMEM,   ///< s_load_*: lgkmcnt (kmcnt on GFX12), out of order.
+  VMEMLoad,  ///< global_load_*, returning global atomics.
+  VMEMStore, ///< global_store_*, non-returning global atomics.
+  DS,     ///< ds_*: lgkmcnt (dscnt on GFX12), in order.
+  Branch, ///< s_branch / s_cbranch_*: Ops[0] is the target label.
+  Wait,   ///< s_waitcnt and friends (inserted by the wait-count pass).
+  Other,  ///< s_endpgm, s_barrier, cache control, s_nop.
+};
+
+/// One instruction.
+struct MInst {
+  InstKind Kind = InstKind::Other;
+  std::string Op; ///< mnemonic as printed.
+  llvm::SmallVector<MOperand, 6> Ops;
+  std::string Suffix;  ///< modifiers printed after the operands (" sc0").
+  std::string Comment; ///< `; ...` after the instruction, or the comment text.
+  bool WritesSCC = false;
+  bool ReadsSCC = false;
+  bool ReadsVCC = false; ///< implicit (v_div_fmas).
+};
+
+/// A virtual register.
+struct VRegInfo {
+  RegClass Class = RegClass::V32;
+  int Fixed = -1;    ///< precoloured physical register number, or -1.
+  int Phys = -1;     ///< assigned physical register number (first of tuple).
+};
+
+/// One kernel being translated.
+struct MFunction {
+  const GCNTarget *T = nullptr;
+  std::string Name;
+  std::vector<MInst> Insts;
+  std::vector<VRegInfo> VRegs;
+  unsigned NumLabels = 0;
+
+  uint32_t newVReg(RegClass C, int Fixed = -1) {
+    VRegs.push_back({C, Fixed, -1});
+    return uint32_t(VRegs.size() - 1);
+  }
+  unsigned newLabel() { return NumLabels++; }
+  RegClass maskClass() const {
+    return T->WaveSize == 64 ? RegClass::S64 : RegClass::S32;
+  }
+
+  // Results of register allocation, for the kernel descriptor.
+  unsigned NumVGPRs = 0; ///< 1 + highest VGPR used.
+  unsigned NumSGPRs = 0; ///< 1 + highest SGPR used (VCC not included).
+  bool UsesVCC = false;
+};
+
+/// Classifies \p Op by its mnemonic.
+InstKind classify(llvm::StringRef Op);
+
+/// Register allocation: liveness over the control-flow graph of labels and
+/// branches, then linear scan of VGPRs and SGPRs with tuple alignment. Fills
+/// VRegInfo::Phys and MFunction::NumVGPRs/NumSGPRs. Fails with a message
+/// when the kernel needs more registers than the target has.
+llvm::Error allocateRegisters(MFunction &F);
+
+/// Inserts s_waitcnt (s_wait_* on GFX12) before the first read or write of
+/// a register an outstanding memory operation writes, and where \p F marks
+/// full waits (`s_waitcnt` pseudo "wait_all"). Needs physical registers.
+void insertWaitCounts(MFunction &F);
+
+/// Inserts s_nop for the target's hazard rules. Needs physical registers.
+void mitigateHazards(MFunction &F);
+
+/// Copy propagation, identity elimination and strength reduction on the
+/// virtual-register IR (before allocation).
+void runPeephole(MFunction &F);
+
+/// The register spelling of \p O after allocation ("v3", "s[4:5]", "exec").
+std::string printOperand(const MFunction &F, const MOperand &O);
+
+} // namespace wave::amdgcn
+
+#endif // WAVE_LIB_AMDGCN_GCNIR_H

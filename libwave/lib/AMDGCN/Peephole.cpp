@@ -1,0 +1,262 @@
+//===- Peephole.cpp - Copy propagation and identities on the vreg IR ------===//
+//
+// Seed 004's "Peephole" stage, on the virtual-register IR before legalization
+// and allocation:
+//  - constant propagation: a register defined once by `s_mov`/`v_mov` of an
+//    immediate is replaced by the immediate where an operand may be one;
+//  - copy coalescing: `mov D, S`, where S has one definition and this is its
+//    only use, renames S's definition to D (no EXEC change, no access to D
+//    in between);
+//  - copy forwarding of precoloured inputs never redefined;
+//  - strength reduction: `v_mul_lo_u32 d, x, 2^k` -> `v_lshlrev_b32`;
+//    identities `v_add d, 0, x`, `v_lshlrev d, 0, x` -> copies;
+//  - dead definitions and branches to the next instruction are removed.
+//
+//===----------------------------------------------------------------------===//
+#include "GCNIR.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace wave::amdgcn {
+
+namespace {
+
+bool isMov(const MInst &MI) {
+  return MI.Op == "s_mov_b32" || MI.Op == "v_mov_b32" ||
+         MI.Op == "s_mov_b64";
+}
+
+bool writesExec(const MInst &MI) {
+  for (const MOperand &O : MI.Ops)
+    if (O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef)
+      return true;
+  return StringRef(MI.Op).contains("saveexec");
+}
+
+/// May operand \p K of \p MI be an immediate?
+bool immAllowed(const MInst &MI, unsigned K) {
+  StringRef Op = MI.Op;
+  if (MI.Kind == InstKind::VALU) {
+    if (Op.starts_with("v_readlane") || Op.starts_with("v_writelane"))
+      return false;
+    if (Op.starts_with("v_cndmask") && K == MI.Ops.size() - 1)
+      return false;
+    if (Op.starts_with("v_div_") || Op.ends_with("_f64") ||
+        Op.starts_with("v_pk_"))
+      return false;
+    return true;
+  }
+  if (MI.Kind == InstKind::SALU) {
+    if (Op.starts_with("s_bitset") || Op.starts_with("s_ff1") ||
+        Op.contains("saveexec") || Op.ends_with("_b64") ||
+        Op.ends_with("_u64"))
+      return false;
+    // One literal per SALU instruction.
+    for (unsigned J = 0; J < MI.Ops.size(); ++J)
+      if (J != K && MI.Ops[J].K == MOperand::Imm &&
+          !(MI.Ops[J].Value >= -16 && MI.Ops[J].Value <= 64))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+struct Counts {
+  std::vector<unsigned> Defs, Uses;
+  std::vector<int> DefAt;
+};
+
+Counts count(const MFunction &F) {
+  Counts C;
+  C.Defs.assign(F.VRegs.size(), 0);
+  C.Uses.assign(F.VRegs.size(), 0);
+  C.DefAt.assign(F.VRegs.size(), -1);
+  for (unsigned I = 0; I < F.Insts.size(); ++I)
+    for (const MOperand &O : F.Insts[I].Ops) {
+      if (O.K != MOperand::VReg)
+        continue;
+      if (O.IsDef) {
+        ++C.Defs[O.Reg];
+        C.DefAt[O.Reg] = int(I);
+      }
+      if (O.IsUse)
+        ++C.Uses[O.Reg];
+    }
+  return C;
+}
+
+bool isPow2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
+
+} // namespace
+
+void runPeephole(MFunction &F) {
+  bool Changed = true;
+  unsigned Rounds = 0;
+  while (Changed && Rounds++ < 8) {
+    Changed = false;
+    Counts C = count(F);
+    // Constant propagation.
+    for (unsigned I = 0; I < F.Insts.size(); ++I) {
+      MInst &MI = F.Insts[I];
+      for (unsigned K = 0; K < MI.Ops.size(); ++K) {
+        MOperand &O = MI.Ops[K];
+        if (O.K != MOperand::VReg || !O.IsUse || O.IsDef || O.Sub >= 0)
+          continue;
+        if (C.Defs[O.Reg] != 1 || F.VRegs[O.Reg].Fixed >= 0)
+          continue;
+        const MInst &Def = F.Insts[C.DefAt[O.Reg]];
+        if (!(Def.Op == "s_mov_b32" || Def.Op == "v_mov_b32") ||
+            Def.Ops[1].K != MOperand::Imm || Def.Ops[0].Sub >= 0)
+          continue;
+        if (!immAllowed(MI, K))
+          continue;
+        bool Neg = O.Neg;
+        O = MOperand::imm(Def.Ops[1].Value);
+        if (Neg) { // fold the negation into the constant for f32 only
+          O = MI.Ops[K];
+          O.Neg = true;
+        }
+        Changed = true;
+      }
+    }
+    C = count(F);
+    // Strength reduction and identities.
+    for (MInst &MI : F.Insts) {
+      if (MI.Op == "v_mul_lo_u32" && MI.Ops.size() == 3) {
+        for (unsigned K = 1; K < 3; ++K)
+          if (MI.Ops[K].K == MOperand::Imm && isPow2(MI.Ops[K].Value)) {
+            MOperand X = MI.Ops[3 - K];
+            MI.Op = "v_lshlrev_b32";
+            MI.Ops[1] = MOperand::imm(Log2_64(uint64_t(MI.Ops[K].Value)));
+            MI.Ops[2] = X;
+            Changed = true;
+            break;
+          }
+      }
+      if (MI.Op == "s_mul_i32" && MI.Ops.size() == 3) {
+        for (unsigned K = 1; K < 3; ++K)
+          if (MI.Ops[K].K == MOperand::Imm && isPow2(MI.Ops[K].Value)) {
+            MOperand X = MI.Ops[3 - K];
+            MI.Op = "s_lshl_b32";
+            MI.WritesSCC = true;
+            MI.Ops[1] = X;
+            MI.Ops[2] = MOperand::imm(Log2_64(uint64_t(MI.Ops[K].Value)));
+            Changed = true;
+            break;
+          }
+      }
+    }
+    // Copy coalescing: S defined once, used only by `mov D, S`.
+    for (unsigned I = 0; I < F.Insts.size(); ++I) {
+      MInst &MI = F.Insts[I];
+      if (!isMov(MI) || MI.Ops[1].K != MOperand::VReg || MI.Ops[0].Sub >= 0 ||
+          MI.Ops[1].Sub >= 0)
+        continue;
+      uint32_t D = MI.Ops[0].Reg, S = MI.Ops[1].Reg;
+      if (D == S || F.VRegs[D].Class != F.VRegs[S].Class)
+        continue;
+      if (F.VRegs[S].Fixed >= 0 || F.VRegs[D].Fixed >= 0)
+        continue;
+      if (C.Defs[S] != 1 || C.Uses[S] != 1 || C.DefAt[S] < 0 ||
+          unsigned(C.DefAt[S]) >= I)
+        continue;
+      MInst &Def = F.Insts[C.DefAt[S]];
+      bool Ok = true;
+      for (const MOperand &O : Def.Ops)
+        if (O.K == MOperand::VReg && O.Reg == S && O.IsUse)
+          Ok = false;
+      for (unsigned J = unsigned(C.DefAt[S]) + 1; J < I && Ok; ++J) {
+        const MInst &X = F.Insts[J];
+        if (X.Kind == InstKind::Label || X.Kind == InstKind::Branch ||
+            writesExec(X))
+          Ok = false;
+        for (const MOperand &O : X.Ops)
+          if (O.K == MOperand::VReg && O.Reg == D)
+            Ok = false;
+      }
+      // The definition itself must not read D (it would read the new value).
+      for (const MOperand &O : Def.Ops)
+        if (O.K == MOperand::VReg && O.Reg == D)
+          Ok = false;
+      if (!Ok)
+        continue;
+      for (MOperand &O : Def.Ops)
+        if (O.K == MOperand::VReg && O.Reg == S && O.IsDef)
+          O.Reg = D;
+      MI.Kind = InstKind::Comment;
+      MI.Comment = "";
+      MI.Op.clear();
+      MI.Ops.clear();
+      Changed = true;
+      C = count(F);
+    }
+    // Forward copies of never-redefined precoloured inputs.
+    for (unsigned I = 0; I < F.Insts.size(); ++I) {
+      MInst &MI = F.Insts[I];
+      if (!isMov(MI) || MI.Ops[1].K != MOperand::VReg || MI.Ops[0].Sub >= 0 ||
+          MI.Ops[1].Sub >= 0)
+        continue;
+      uint32_t D = MI.Ops[0].Reg, S = MI.Ops[1].Reg;
+      if (F.VRegs[S].Fixed < 0 || C.Defs[S] != 0 || C.Defs[D] != 1 ||
+          F.VRegs[D].Class != F.VRegs[S].Class || F.VRegs[D].Fixed >= 0)
+        continue;
+      for (MInst &X : F.Insts)
+        for (MOperand &O : X.Ops)
+          if (O.K == MOperand::VReg && O.Reg == D && O.IsUse && !O.IsDef)
+            O.Reg = S;
+      Changed = true;
+    }
+    // Dead definitions.
+    C = count(F);
+    for (MInst &MI : F.Insts) {
+      if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::SALU)
+        continue;
+      if (MI.WritesSCC || writesExec(MI) ||
+          StringRef(MI.Op).starts_with("v_writelane") ||
+          StringRef(MI.Op).starts_with("v_cmp") == false ? false : false)
+        ;
+      if (MI.WritesSCC || writesExec(MI) ||
+          StringRef(MI.Op).starts_with("v_writelane"))
+        continue;
+      bool AnyDef = false, AllDead = true;
+      for (const MOperand &O : MI.Ops) {
+        if (O.K == MOperand::Hw && O.IsDef)
+          AllDead = false;
+        if (O.K == MOperand::VReg && O.IsDef) {
+          AnyDef = true;
+          if (C.Uses[O.Reg] != 0 || O.IsUse)
+            AllDead = false;
+        }
+      }
+      if (AnyDef && AllDead) {
+        MI.Kind = InstKind::Comment;
+        MI.Op.clear();
+        MI.Ops.clear();
+        MI.Comment = "";
+        Changed = true;
+      }
+    }
+  }
+  // Drop emptied instructions and branches to the next label.
+  std::vector<MInst> Out;
+  for (MInst &MI : F.Insts)
+    if (!(MI.Kind == InstKind::Comment && MI.Comment.empty()))
+      Out.push_back(std::move(MI));
+  F.Insts.clear();
+  for (unsigned I = 0; I < Out.size(); ++I) {
+    MInst &MI = Out[I];
+    if (MI.Op == "s_branch") {
+      unsigned J = I + 1;
+      while (J < Out.size() && Out[J].Kind == InstKind::Comment)
+        ++J;
+      if (J < Out.size() && Out[J].Kind == InstKind::Label &&
+          Out[J].Ops[0].Value == MI.Ops[0].Value)
+        continue;
+    }
+    F.Insts.push_back(std::move(MI));
+  }
+}
+
+} // namespace wave::amdgcn

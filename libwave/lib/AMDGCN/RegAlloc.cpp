@@ -1,0 +1,209 @@
+//===- RegAlloc.cpp - Liveness and linear-scan allocation -----------------===//
+//
+// Live intervals over the instruction order, from block-level liveness on
+// the control-flow graph that labels and branches define (so values live
+// around a loop's back edge cover the whole loop), then Poletto-Sarkar
+// linear scan over VGPRs and SGPRs with tuple alignment (seed 004
+// "Linear Scan Register Allocation"). Precoloured registers (kernarg
+// pointer, workgroup ids, work-item ids; formats/amdgcn-abi.md) keep their
+// hardware register for their whole interval.
+//
+//===----------------------------------------------------------------------===//
+#include "GCNIR.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace wave::amdgcn {
+
+namespace {
+
+struct Block {
+  unsigned Begin, End; ///< instruction range [Begin, End)
+  SmallVector<unsigned, 2> Succs;
+  BitVector Use, Def, LiveIn, LiveOut;
+};
+
+bool endsFlow(const MInst &MI) {
+  return MI.Op == "s_branch" || MI.Op == "s_endpgm";
+}
+
+} // namespace
+
+/// Blocks of \p F: split at labels and after branches.
+static std::vector<Block> buildBlocks(const MFunction &F) {
+  std::vector<Block> Blocks;
+  DenseMap<int64_t, unsigned> LabelBlock;
+  unsigned Start = 0;
+  auto Close = [&](unsigned End) {
+    if (End > Start || Blocks.empty())
+      Blocks.push_back({Start, End, {}, {}, {}, {}, {}});
+    Start = End;
+  };
+  for (unsigned I = 0; I < F.Insts.size(); ++I) {
+    const MInst &MI = F.Insts[I];
+    if (MI.Kind == InstKind::Label && I != Start)
+      Close(I);
+    if (MI.Kind == InstKind::Label)
+      LabelBlock[MI.Ops[0].Value] = unsigned(Blocks.size());
+    if (MI.Kind == InstKind::Branch || MI.Op == "s_endpgm")
+      Close(I + 1);
+  }
+  Close(unsigned(F.Insts.size()));
+  for (unsigned B = 0; B < Blocks.size(); ++B) {
+    Block &Bl = Blocks[B];
+    if (Bl.End == Bl.Begin) {
+      if (B + 1 < Blocks.size())
+        Bl.Succs.push_back(B + 1);
+      continue;
+    }
+    const MInst &Last = F.Insts[Bl.End - 1];
+    if (Last.Kind == InstKind::Branch) {
+      auto It = LabelBlock.find(Last.Ops[0].Value);
+      if (It != LabelBlock.end())
+        Bl.Succs.push_back(It->second);
+    }
+    if (!endsFlow(Last) && B + 1 < Blocks.size())
+      Bl.Succs.push_back(B + 1);
+  }
+  return Blocks;
+}
+
+Error allocateRegisters(MFunction &F) {
+  unsigned NV = unsigned(F.VRegs.size());
+  std::vector<Block> Blocks = buildBlocks(F);
+  for (Block &B : Blocks) {
+    B.Use.resize(NV), B.Def.resize(NV), B.LiveIn.resize(NV),
+        B.LiveOut.resize(NV);
+    for (unsigned I = B.Begin; I < B.End; ++I)
+      for (const MOperand &O : F.Insts[I].Ops) {
+        if (O.K != MOperand::VReg)
+          continue;
+        bool PartialDef = O.IsDef && O.IsUse;
+        if ((O.IsUse || PartialDef) && !B.Def.test(O.Reg))
+          B.Use.set(O.Reg);
+      }
+    for (unsigned I = B.Begin; I < B.End; ++I)
+      for (const MOperand &O : F.Insts[I].Ops)
+        if (O.K == MOperand::VReg && O.IsDef)
+          B.Def.set(O.Reg);
+  }
+  // Uses must be computed in order: a use after a def in the same block is
+  // not upward exposed. Recompute precisely.
+  for (Block &B : Blocks) {
+    B.Use.reset();
+    BitVector Defined(NV);
+    for (unsigned I = B.Begin; I < B.End; ++I) {
+      for (const MOperand &O : F.Insts[I].Ops)
+        if (O.K == MOperand::VReg && O.IsUse && !Defined.test(O.Reg))
+          B.Use.set(O.Reg);
+      for (const MOperand &O : F.Insts[I].Ops)
+        if (O.K == MOperand::VReg && O.IsDef && !O.IsUse && O.Sub < 0)
+          Defined.set(O.Reg);
+    }
+    B.Def = Defined;
+  }
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (unsigned BI = unsigned(Blocks.size()); BI-- > 0;) {
+      Block &B = Blocks[BI];
+      BitVector Out(NV);
+      for (unsigned S : B.Succs)
+        Out |= Blocks[S].LiveIn;
+      BitVector In = Out;
+      In.reset(B.Def);
+      In |= B.Use;
+      if (In != B.LiveIn || Out != B.LiveOut) {
+        B.LiveIn = std::move(In);
+        B.LiveOut = std::move(Out);
+        Changed = true;
+      }
+    }
+  }
+  // Intervals.
+  std::vector<int> Start(NV, INT32_MAX), End(NV, -1);
+  auto Touch = [&](unsigned R, int P) {
+    Start[R] = std::min(Start[R], P);
+    End[R] = std::max(End[R], P);
+  };
+  for (Block &B : Blocks) {
+    for (unsigned R : B.LiveIn.set_bits())
+      Touch(R, int(B.Begin));
+    for (unsigned R : B.LiveOut.set_bits())
+      Touch(R, int(B.End) - 1 < int(B.Begin) ? int(B.Begin) : int(B.End) - 1);
+    for (unsigned I = B.Begin; I < B.End; ++I)
+      for (const MOperand &O : F.Insts[I].Ops)
+        if (O.K == MOperand::VReg)
+          Touch(O.Reg, int(I));
+  }
+  // Linear scan.
+  std::vector<unsigned> Order;
+  for (unsigned R = 0; R < NV; ++R)
+    if (End[R] >= 0)
+      Order.push_back(R);
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    if (Start[A] != Start[B])
+      return Start[A] < Start[B];
+    return (F.VRegs[A].Fixed >= 0) > (F.VRegs[B].Fixed >= 0);
+  });
+  const GCNTarget &T = *F.T;
+  std::vector<int> BusyV(T.MaxVGPRs, -1), BusyS(T.MaxSGPRs, -1);
+  struct FixedIv {
+    bool Vec;
+    int Phys, Width, S, E;
+  };
+  std::vector<FixedIv> Fixed;
+  for (unsigned R : Order)
+    if (F.VRegs[R].Fixed >= 0)
+      Fixed.push_back({isVector(F.VRegs[R].Class), F.VRegs[R].Fixed,
+                       int(regWidth(F.VRegs[R].Class)), Start[R], End[R]});
+  unsigned MaxV = 0, MaxS = 0;
+  for (unsigned R : Order) {
+    VRegInfo &VI = F.VRegs[R];
+    bool Vec = isVector(VI.Class);
+    std::vector<int> &Busy = Vec ? BusyV : BusyS;
+    int W = int(regWidth(VI.Class));
+    int Phys = VI.Fixed;
+    if (Phys < 0) {
+      int Align = W == 1 ? 1 : (!Vec && W == 4) ? 4 : 2;
+      for (int P = 0; P + W <= int(Busy.size()); P += Align) {
+        bool Free = true;
+        for (int K = 0; K < W && Free; ++K)
+          if (Busy[P + K] >= Start[R])
+            Free = false;
+        for (const FixedIv &FI : Fixed)
+          if (Free && FI.Vec == Vec && FI.Phys < P + W && P < FI.Phys + FI.Width &&
+              FI.S <= End[R] && Start[R] <= FI.E)
+            Free = false;
+        if (Free) {
+          Phys = P;
+          break;
+        }
+      }
+      if (Phys < 0)
+        return createStringError(
+            inconvertibleErrorCode(),
+            "the kernel needs more than %u %s; register spilling is not "
+            "implemented",
+            unsigned(Busy.size()), Vec ? "VGPRs" : "SGPRs");
+    }
+    VI.Phys = Phys;
+    for (int K = 0; K < W; ++K)
+      Busy[Phys + K] = std::max(Busy[Phys + K], End[R]);
+    if (Vec)
+      MaxV = std::max(MaxV, unsigned(Phys + W));
+    else
+      MaxS = std::max(MaxS, unsigned(Phys + W));
+  }
+  F.NumVGPRs = std::max(MaxV, 1u);
+  F.NumSGPRs = MaxS;
+  return Error::success();
+}
+
+} // namespace wave::amdgcn

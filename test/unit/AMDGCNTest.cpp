@@ -1,0 +1,129 @@
+//===- AMDGCNTest.cpp - The AMDGCN translator's internals -----------------===//
+#include "wave/AMDGCN/Target.h"
+#include "wave/AMDGCN/Translate.h"
+#include "wave/Asm/AsmParser.h"
+
+#include "llvm/Support/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace wave;
+using namespace wave::amdgcn;
+
+namespace {
+
+std::string translate(llvm::StringRef Src, llvm::StringRef CPU,
+                      std::string *Err = nullptr) {
+  llvm::Expected<WbinFile> F = assembleString(Src, "t.wave");
+  EXPECT_TRUE(bool(F));
+  if (!F) {
+    llvm::consumeError(F.takeError());
+    return "";
+  }
+  TranslateOptions O;
+  O.Target = lookupTarget(CPU);
+  O.Comments = false;
+  llvm::Expected<std::string> S = translateToAMDGCN(*F, O);
+  if (!S) {
+    if (Err)
+      *Err = llvm::toString(S.takeError());
+    else
+      ADD_FAILURE() << llvm::toString(S.takeError());
+    return "";
+  }
+  return *S;
+}
+
+TEST(AMDGCNTarget, TableAndLookup) {
+  EXPECT_EQ(lookupTarget("gfx942")->WaveSize, 64u);
+  EXPECT_EQ(lookupTarget("gfx1100")->WaveSize, 32u);
+  EXPECT_TRUE(lookupTarget("gfx942")->HasAccumOffset);
+  EXPECT_FALSE(lookupTarget("gfx1200")->HasAccumOffset);
+  EXPECT_EQ(lookupTarget("gfx999"), nullptr);
+  EXPECT_EQ(supportedTargetList(),
+            "gfx942, gfx950, gfx90a, gfx1100, gfx1200, gfx1250");
+}
+
+// A uniform loop counter is a scalar: the increment is an s_add, and the
+// divergent value (thread id) stays in VGPRs.
+TEST(AMDGCNTranslate, UniformLoopCounterIsScalar) {
+  std::string S = translate(R"(.kernel k
+.registers 8
+.param out, buffer, u32, write
+    mov r1, sr_thread_id_x
+    mov_imm r2, 0
+    mov_imm r3, 1
+    mov_imm r4, 10
+    loop
+        iadd r2, r2, r3
+        icmp_ge p1, r2, r4
+        break p1
+    endloop
+    iadd r5, r1, r2
+    device_store_u32 r0, r5
+    halt
+.end
+)",
+                            "gfx942");
+  EXPECT_NE(S.find("s_add_u32"), std::string::npos) << S;
+  EXPECT_NE(S.find("s_cmp_ge_i32"), std::string::npos) << S;
+  EXPECT_EQ(S.find("v_cmp_ge_i32"), std::string::npos) << S;
+}
+
+// A value defined in a divergent if and used after it merges with the
+// value before the if: it cannot live in an SGPR.
+TEST(AMDGCNTranslate, MergedDivergentValueIsVector) {
+  std::string S = translate(R"(.kernel k
+.registers 8
+.param out, buffer, u32, write
+    mov r1, sr_thread_id_x
+    mov_imm r2, 5
+    mov_imm r3, 3
+    icmp_lt p1, r1, r3
+    if p1
+        mov_imm r2, 9
+    endif
+    device_store_u32 r0, r2
+    halt
+.end
+)",
+                            "gfx1100");
+  // r2 is written under the if's mask into a VGPR, never by s_mov.
+  EXPECT_NE(S.find("v_mov_b32 v"), std::string::npos) << S;
+  EXPECT_EQ(S.find(", 9\n"), S.find("v_mov_b32 v") == std::string::npos
+                                   ? std::string::npos
+                                   : S.find(", 9\n"));
+  EXPECT_EQ(S.find("s_mov_b32 s1, 9"), std::string::npos) << S;
+  EXPECT_NE(S.find("s_and_saveexec_b32"), std::string::npos) << S;
+}
+
+TEST(AMDGCNTranslate, ErrorsNameKernelAndPC) {
+  std::string Err;
+  translate(R"(.kernel bad
+    loop
+        halt
+    endloop
+    endif
+    halt
+.end
+)",
+            "gfx942", &Err);
+  EXPECT_NE(Err.find("kernel 'bad', PC 0x000c"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("'endif' without a matching frame"), std::string::npos)
+      << Err;
+}
+
+TEST(AMDGCNTranslate, RelocatableRejected) {
+  llvm::Expected<WbinFile> F = assembleString(".kernel k\n halt\n.end\n",
+                                              "t.wave");
+  ASSERT_TRUE(bool(F));
+  F->Relocatable = true;
+  TranslateOptions O;
+  O.Target = lookupTarget("gfx942");
+  llvm::Expected<std::string> S = translateToAMDGCN(*F, O);
+  ASSERT_FALSE(bool(S));
+  EXPECT_NE(llvm::toString(S.takeError()).find("wave-link"),
+            std::string::npos);
+}
+
+} // namespace
