@@ -128,8 +128,9 @@ void runPeephole(MFunction &F) {
         for (unsigned K = 1; K < 3; ++K)
           if (MI.Ops[K].K == MOperand::Imm && isPow2(MI.Ops[K].Value)) {
             MOperand X = MI.Ops[3 - K];
+            int64_t Shift = Log2_64(uint64_t(MI.Ops[K].Value));
             MI.Op = "v_lshlrev_b32";
-            MI.Ops[1] = MOperand::imm(Log2_64(uint64_t(MI.Ops[K].Value)));
+            MI.Ops[1] = MOperand::imm(Shift);
             MI.Ops[2] = X;
             Changed = true;
             break;
@@ -139,10 +140,11 @@ void runPeephole(MFunction &F) {
         for (unsigned K = 1; K < 3; ++K)
           if (MI.Ops[K].K == MOperand::Imm && isPow2(MI.Ops[K].Value)) {
             MOperand X = MI.Ops[3 - K];
+            int64_t Shift = Log2_64(uint64_t(MI.Ops[K].Value));
             MI.Op = "s_lshl_b32";
             MI.WritesSCC = true;
             MI.Ops[1] = X;
-            MI.Ops[2] = MOperand::imm(Log2_64(uint64_t(MI.Ops[K].Value)));
+            MI.Ops[2] = MOperand::imm(Shift);
             Changed = true;
             break;
           }

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
@@ -147,10 +148,12 @@ Error allocateRegisters(MFunction &F) {
   for (unsigned R = 0; R < NV; ++R)
     if (End[R] >= 0)
       Order.push_back(R);
-  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+  llvm::sort(Order, [&](unsigned A, unsigned B) {
     if (Start[A] != Start[B])
       return Start[A] < Start[B];
-    return (F.VRegs[A].Fixed >= 0) > (F.VRegs[B].Fixed >= 0);
+    if ((F.VRegs[A].Fixed >= 0) != (F.VRegs[B].Fixed >= 0))
+      return F.VRegs[A].Fixed >= 0;
+    return A < B;
   });
   const GCNTarget &T = *F.T;
   std::vector<int> BusyV(T.MaxVGPRs, -1), BusyS(T.MaxSGPRs, -1);

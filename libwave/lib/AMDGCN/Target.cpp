@@ -31,18 +31,18 @@ namespace wave::amdgcn {
     "ds_cmpstore_rtn_b32", true, false
 
 static const GCNTarget Targets[] = {
-    // Name   Gen   Wave VGPR SGPR Gran Accum Packed Bus Lit SplitBar Supported
-    {"gfx942", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true,
+    // Name   Gen   Wave VGPR SGPR Gran Accum Packed Bus Lit SplitBar ArchSGPR Supported
+    {"gfx942", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, false, true,
      GFX9_SPELL, GFX940_MM},
-    {"gfx950", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true,
+    {"gfx950", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, false, true,
      GFX9_SPELL, GFX940_MM},
-    {"gfx90a", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, true,
+    {"gfx90a", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, false, true,
      GFX90A_SPELL, GFX90A_MM},
-    {"gfx1100", GCNGen::GFX11, 32, 256, 104, 8, false, true, 2, true, false, true,
+    {"gfx1100", GCNGen::GFX11, 32, 256, 104, 8, false, true, 2, true, false, false, true,
      GFX11_SPELL, GFX11_MM},
-    {"gfx1200", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true,
+    {"gfx1200", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true, true,
      GFX12_SPELL, GFX12_MM},
-    {"gfx1250", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true,
+    {"gfx1250", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true, true,
      GFX12_SPELL, GFX12_MM},
 };
 

@@ -2343,8 +2343,20 @@ Error KernelLowering::lower(KernelDesc &Desc) {
   int NextS = 2;
   for (unsigned Dd = 0; Dd < 3; ++Dd)
     if (UsesSR[5 + Dd]) {
-      WgId[Dd] = int(F.newVReg(RegClass::S32, NextS++));
       Desc.WorkgroupIdEnable[Dd] = true;
+      if (T.ArchitectedSGPRs) {
+        WgId[Dd] = int(newS());
+        MOperand Src = MOperand::text(Dd == 0 ? "ttmp9" : "ttmp7");
+        Src.IsUse = true;
+        if (Dd == 0)
+          emit("s_mov_b32", {D(WgId[Dd]), Src});
+        else if (Dd == 1)
+          emit("s_and_b32", {D(WgId[Dd]), Src, I(0xFFFF)});
+        else
+          emit("s_lshr_b32", {D(WgId[Dd]), Src, I(16)});
+      } else {
+        WgId[Dd] = int(F.newVReg(RegClass::S32, NextS++));
+      }
     }
   if (NeedTid)
     TidV = F.newVReg(RegClass::V32, 0);

@@ -37,6 +37,9 @@ struct GCNTarget {
   unsigned ConstantBusLimit; ///< SGPR/literal operands per VALU instruction.
   bool VOP3Literal;       ///< VOP3 encodings accept a 32-bit literal.
   bool SplitBarrier;      ///< s_barrier_signal/s_barrier_wait (GFX12).
+  /// Workgroup ids are in ttmp9 (x) and ttmp7 (y: bits 15:0, z: 31:16)
+  /// instead of system SGPRs (GFX12 "architected SGPRs").
+  bool ArchitectedSGPRs;
   bool Supported;         ///< false: named in diagnostics, rejected.
 
   // Spellings that differ between generations (LLVM 22 assembler).
