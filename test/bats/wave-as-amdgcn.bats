@@ -278,3 +278,11 @@ only_files() {
   run script -qec "wave-as ${AMD[*]} --mcpu=gfx942 -S -o - va.wave" /dev/null
   assert_success
 }
+
+@test "-S never replaces an input whose name ends in .s" {
+  cp va.wave k.s
+  run --separate-stderr wave-as "${AMD[@]}" --mcpu=gfx942 -S k.s
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *"'k.s': the output would replace the input; name it with -o"* ]]
+  cmp k.s va.wave
+}

@@ -178,6 +178,11 @@ int main(int Argc, char **Argv) {
         sys::path::replace_extension(
             P, !AMDGCN ? "wbin" : Stage.AssemblyOnly ? "s" : "hsaco");
         OutPath = std::string(P);
+        if (OutPath == Input) { // e.g. -S on a WAVE source named k.s
+          tool::printError(ToolName, "'" + Input + "': the output would "
+                                     "replace the input; name it with -o");
+          return tool::ExitUsage;
+        }
       }
     }
     bool Binary = !(AMDGCN && Stage.AssemblyOnly);
