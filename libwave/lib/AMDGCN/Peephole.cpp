@@ -216,10 +216,6 @@ void runPeephole(MFunction &F) {
       if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::SALU)
         continue;
       if (MI.WritesSCC || writesExec(MI) ||
-          StringRef(MI.Op).starts_with("v_writelane") ||
-          StringRef(MI.Op).starts_with("v_cmp") == false ? false : false)
-        ;
-      if (MI.WritesSCC || writesExec(MI) ||
           StringRef(MI.Op).starts_with("v_writelane"))
         continue;
       bool AnyDef = false, AllDead = true;

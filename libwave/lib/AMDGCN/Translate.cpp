@@ -1717,9 +1717,7 @@ Error KernelLowering::lowerOp(unsigned Idx) {
              Adj = newV();
     emit("v_trunc_f32", {D(Tr), U(A())});
     emit("v_sub_f32", {D(Df), U(A()), U(Tr)});
-    emit("v_cmp_ge_f32_e64", {D(C1), MOperand::imm(0x3F000000), U(Df)});
-    // |d| >= 0.5 <=> not (|d| < 0.5); compare the magnitude.
-    F.Insts.pop_back();
+    // Round away from zero when |a - trunc(a)| >= 0.5.
     uint32_t Ab = newV();
     emit("v_and_b32", {D(Ab), I(0x7FFFFFFF), U(Df)});
     emit("v_cmp_le_f32_e64", {D(C1), I(0x3F000000), U(Ab)});
@@ -1888,7 +1886,10 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     uint32_t Need = newMask(), Sc = newV(), XS = P(), G = P(), S = P(),
              H = P(), R = P(), Dd = P(), Out = P(), Cls = newMask(),
              Res = P(), SO = newV();
-    emit("v_cmp_gt_f64_e64", {D(Need), I(0x1000000000000000LL), U(X)});
+    uint32_t Tiny = P(); // 2^-767: below it, scale by 2^256 first
+    emit("v_mov_b32", {D(Tiny, 0), I(0)});
+    emit("v_mov_b32", {D(Tiny, 1), I(0x10000000)});
+    emit("v_cmp_gt_f64_e64", {D(Need), U(Tiny), U(X)});
     emit("v_cndmask_b32_e64", {D(Sc), I(0), I(256), U(Need)});
     emit("v_ldexp_f64", {D(XS), U(X), U(Sc)});
     emit("v_rsq_f64", {D(G), U(XS)});
@@ -2508,9 +2509,6 @@ bool hasShortEncoding(StringRef Op) {
       return true;
   return false;
 }
-/// Never true: every VOP2 opcode we emit also has a VOP3 form, which the
-/// assembler picks when a scalar operand is not the first source.
-bool FirstIsVOP2Only(StringRef) { return false; }
 
 /// Keeps the constant bus within the target's limit: VALU instructions may
 /// read at most ConstantBusLimit distinct SGPRs or literals (one on GFX9,
@@ -2524,8 +2522,7 @@ void legalizeConstantBus(MFunction &F) {
     return (V >= -16 && V <= 64) || V == 0x3F000000 || V == 0xBF000000 ||
            V == 0x3F800000 || V == 0xBF800000 || V == 0x40000000 ||
            V == 0xC0000000 || V == 0x40800000 || V == 0xC0800000 ||
-           V == 0x3FE0000000000000LL || V == 0x3FF0000000000000LL ||
-           V == 0x1000000000000000LL;
+           V == 0x3FE0000000000000LL || V == 0x3FF0000000000000LL;
   };
   for (MInst &MI : F.Insts) {
     if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::VMEMLoad &&
@@ -2599,7 +2596,7 @@ void legalizeConstantBus(MFunction &F) {
       }
       if (!IsScalar || is_contained(Seen, O.Reg))
         continue;
-      if (Count < T.ConstantBusLimit && !(FirstIsVOP2Only(MI.Op) && K2 > 1)) {
+      if (Count < T.ConstantBusLimit) {
         Seen.push_back(O.Reg);
         ++Count;
         continue;
