@@ -1108,6 +1108,9 @@ bool Parser::parseSourceFilename() {
                          "'; a string escapes only '\\\"' and '\\\\'");
       C = N;
     }
+    if (static_cast<unsigned char>(C) < 0x20 || C == 0x7F)
+      return error(SMLoc::getFromPointer(Body.data() + K),
+                   "control character in source_filename");
     Name += C;
   }
   if (Name.empty())
