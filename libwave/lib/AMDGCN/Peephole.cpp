@@ -1,4 +1,4 @@
-//===- Peephole.cpp - Copy propagation and identities on the vreg IR ------===//
+//===- Peephole.cpp - Constants, copies and strength reduction ------------===//
 //
 // Seed 004's "Peephole" stage, on the virtual-register IR before legalization
 // and allocation:
@@ -8,8 +8,8 @@
 //    only use, renames S's definition to D (no EXEC change, no access to D
 //    in between);
 //  - copy forwarding of precoloured inputs never redefined;
-//  - strength reduction: `v_mul_lo_u32 d, x, 2^k` -> `v_lshlrev_b32`;
-//    identities `v_add d, 0, x`, `v_lshlrev d, 0, x` -> copies;
+//  - strength reduction: a multiply by 2^k (`v_mul_lo_u32`, `s_mul_i32`)
+//    becomes a shift;
 //  - dead definitions and branches to the next instruction are removed.
 //
 //===----------------------------------------------------------------------===//
@@ -87,6 +87,14 @@ Counts count(const MFunction &F) {
   return C;
 }
 
+/// Turns \p MI into an empty comment, dropped at the end of the pass.
+void erase(MInst &MI) {
+  MI.Kind = InstKind::Comment;
+  MI.Comment.clear();
+  MI.Op.clear();
+  MI.Ops.clear();
+}
+
 bool isPow2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 
 } // namespace
@@ -122,29 +130,21 @@ void runPeephole(MFunction &F) {
       }
     }
     C = count(F);
-    // Strength reduction and identities.
+    // Strength reduction.
     for (MInst &MI : F.Insts) {
-      if (MI.Op == "v_mul_lo_u32" && MI.Ops.size() == 3) {
+      // x * 2^k -> x << k. The VALU shift takes its amount first
+      // (v_lshlrev_b32 d, k, x), the SALU shift second (s_lshl_b32 d, x, k).
+      bool Vector = MI.Op == "v_mul_lo_u32";
+      if ((Vector || MI.Op == "s_mul_i32") && MI.Ops.size() == 3) {
         for (unsigned K = 1; K < 3; ++K)
           if (MI.Ops[K].K == MOperand::Imm && isPow2(MI.Ops[K].Value)) {
             MOperand X = MI.Ops[3 - K];
-            int64_t Shift = Log2_64(uint64_t(MI.Ops[K].Value));
-            MI.Op = "v_lshlrev_b32";
-            MI.Ops[1] = MOperand::imm(Shift);
-            MI.Ops[2] = X;
-            Changed = true;
-            break;
-          }
-      }
-      if (MI.Op == "s_mul_i32" && MI.Ops.size() == 3) {
-        for (unsigned K = 1; K < 3; ++K)
-          if (MI.Ops[K].K == MOperand::Imm && isPow2(MI.Ops[K].Value)) {
-            MOperand X = MI.Ops[3 - K];
-            int64_t Shift = Log2_64(uint64_t(MI.Ops[K].Value));
-            MI.Op = "s_lshl_b32";
-            MI.WritesSCC = true;
-            MI.Ops[1] = X;
-            MI.Ops[2] = MOperand::imm(Shift);
+            MOperand Shift =
+                MOperand::imm(Log2_64(uint64_t(MI.Ops[K].Value)));
+            MI.Op = Vector ? "v_lshlrev_b32" : "s_lshl_b32";
+            MI.WritesSCC = !Vector;
+            MI.Ops[1] = Vector ? Shift : X;
+            MI.Ops[2] = Vector ? X : Shift;
             Changed = true;
             break;
           }
@@ -187,10 +187,7 @@ void runPeephole(MFunction &F) {
       for (MOperand &O : Def.Ops)
         if (O.K == MOperand::VReg && O.Reg == S && O.IsDef)
           O.Reg = D;
-      MI.Kind = InstKind::Comment;
-      MI.Comment = "";
-      MI.Op.clear();
-      MI.Ops.clear();
+      erase(MI);
       Changed = true;
       C = count(F);
     }
@@ -229,10 +226,7 @@ void runPeephole(MFunction &F) {
         }
       }
       if (AnyDef && AllDead) {
-        MI.Kind = InstKind::Comment;
-        MI.Op.clear();
-        MI.Ops.clear();
-        MI.Comment = "";
+        erase(MI);
         Changed = true;
       }
     }

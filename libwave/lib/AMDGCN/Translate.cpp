@@ -150,6 +150,38 @@ unsigned memRegs(Opcode Op) {
 }
 
 
+/// The AMDGCN instruction of one 8-, 16- or 32-bit piece of a WAVE load or
+/// store (wider accesses are several 32-bit pieces).
+const char *memMnemonic(Opcode Op) {
+  switch (Op) {
+  case Opcode::LocalLoadU8:
+    return "ds_read_u8";
+  case Opcode::LocalLoadU16:
+    return "ds_read_u16";
+  case Opcode::LocalStoreU8:
+    return "ds_write_b8";
+  case Opcode::LocalStoreU16:
+    return "ds_write_b16";
+  case Opcode::DeviceLoadU8:
+    return "global_load_ubyte";
+  case Opcode::DeviceLoadU16:
+    return "global_load_ushort";
+  case Opcode::DeviceStoreU8:
+    return "global_store_byte";
+  case Opcode::DeviceStoreU16:
+    return "global_store_short";
+  default:
+    break;
+  }
+  if (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128)
+    return "ds_read_b32";
+  if (Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128)
+    return "ds_write_b32";
+  if (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128)
+    return "global_load_dword";
+  return "global_store_dword";
+}
+
 bool isLocalAtomic(Opcode Op) {
   return Op >= Opcode::LocalAtomicAdd && Op <= Opcode::LocalAtomicCas;
 }
@@ -478,6 +510,7 @@ private:
   void removeLanes(uint32_t Lanes, bool AllFrames, int LoopFrame);
   uint32_t vaddr(unsigned Idx, unsigned Reg) { return toV(use(Idx, Reg)); }
   uint32_t fragment(unsigned Id, unsigned I, unsigned J);
+  uint32_t rowAddress(uint32_t Addr, uint32_t Stride, unsigned Row);
 };
 
 //===----------------------------------------------------------------------===//
@@ -1258,6 +1291,21 @@ uint32_t KernelLowering::fragment(unsigned Id, unsigned Row, unsigned Col) {
   return Frags[Id][Row * 4 + Col];
 }
 
+/// The local address of row \p Row of an MMA tile: Addr + Row * Stride
+/// (ISA.md §4.18; wraps modulo 2^32).
+uint32_t KernelLowering::rowAddress(uint32_t Addr, uint32_t Stride,
+                                    unsigned Row) {
+  uint32_t RA = newV();
+  if (Row == 0) {
+    emit("v_mov_b32", {D(RA), U(Addr)});
+    return RA;
+  }
+  uint32_t Off = newV();
+  emit("v_mul_lo_u32", {D(Off), U(Stride), I(Row)});
+  emit(T.VAddU32, {D(RA), U(Addr), U(Off)});
+  return RA;
+}
+
 Error KernelLowering::lowerControl(unsigned Idx) {
   const WOp &O = Ops[Idx];
   const Inst &In = O.I;
@@ -1463,6 +1511,10 @@ Error KernelLowering::lowerOp(unsigned Idx) {
       Scalar = true;
   if (Scalar) {
     uint32_t Dd = Dst();
+    auto S1 = [&](StringRef Opc) {
+      emit(Opc, {D(Dd), U(A())});
+      return Finish();
+    };
     auto S2 = [&](StringRef Opc) {
       emit(Opc, {D(Dd), U(A()), U(B())});
       return Finish();
@@ -1508,23 +1560,17 @@ Error KernelLowering::lowerOp(unsigned Idx) {
       emit("s_sub_u32", {D(Dd), I(0), U(A())});
       return Finish();
     case Opcode::Iabs:
-      emit("s_abs_i32", {D(Dd), U(A())});
-      return Finish();
+      return S1("s_abs_i32");
     case Opcode::Not:
-      emit("s_not_b32", {D(Dd), U(A())});
-      return Finish();
+      return S1("s_not_b32");
     case Opcode::Bitcount:
-      emit("s_bcnt1_i32_b32", {D(Dd), U(A())});
-      return Finish();
+      return S1("s_bcnt1_i32_b32");
     case Opcode::Bitfind:
-      emit("s_flbit_i32_b32", {D(Dd), U(A())});
-      return Finish();
+      return S1("s_flbit_i32_b32");
     case Opcode::Bitrev:
-      emit("s_brev_b32", {D(Dd), U(A())});
-      return Finish();
+      return S1("s_brev_b32");
     case Opcode::Mov:
-      emit("s_mov_b32", {D(Dd), U(A())});
-      return Finish();
+      return S1("s_mov_b32");
     case Opcode::MovImm:
       emit("s_mov_b32", {D(Dd), I(int64_t(In.Word1))});
       return Finish();
@@ -2043,53 +2089,25 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     break;
   }
 
-  // --- Memory (ISA.md §4.12): device = base + 32-bit offset.
-  if (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128) {
+  // --- Memory (ISA.md §4.12): device = base + 32-bit offset. Accesses
+  // wider than 32 bits are split into dwords at offsets 4, 8 and 12, which
+  // needs no alignment and writes the registers' webs directly.
+  bool Load = (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128) ||
+              (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128);
+  bool Store =
+      (Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) ||
+      (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128);
+  if (Load || Store) {
+    bool Device = Op >= Opcode::DeviceLoadU8;
     uint32_t Addr = vaddr(Idx, In.Rs1);
-    static const char *Names[] = {"global_load_ubyte", "global_load_ushort"};
-    unsigned N = memRegs(Op);
-    for (unsigned K2 = 0; K2 < N; ++K2) {
-      const char *Nm = Op == Opcode::DeviceLoadU8    ? Names[0]
-                       : Op == Opcode::DeviceLoadU16 ? Names[1]
-                                                     : "global_load_dword";
-      emit(Nm, {D(def(Idx, In.Rd + K2)), U(Addr), U(Base)},
-           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
-    }
-    return Finish();
-  }
-  if (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128) {
-    uint32_t Addr = vaddr(Idx, In.Rs1);
-    unsigned N = memRegs(Op);
-    for (unsigned K2 = 0; K2 < N; ++K2) {
-      const char *Nm = Op == Opcode::DeviceStoreU8    ? "global_store_byte"
-                       : Op == Opcode::DeviceStoreU16 ? "global_store_short"
-                                                      : "global_store_dword";
-      emit(Nm, {U(Addr), U(toV(use(Idx, In.Rs2 + K2))), U(Base)},
-           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
-    }
-    return Finish();
-  }
-  if (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128) {
-    uint32_t Addr = vaddr(Idx, In.Rs1);
-    unsigned N = memRegs(Op);
-    for (unsigned K2 = 0; K2 < N; ++K2) {
-      const char *Nm = Op == Opcode::LocalLoadU8    ? "ds_read_u8"
-                       : Op == Opcode::LocalLoadU16 ? "ds_read_u16"
-                                                    : "ds_read_b32";
-      emit(Nm, {D(def(Idx, In.Rd + K2)), U(Addr)},
-           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
-    }
-    return Finish();
-  }
-  if (Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) {
-    uint32_t Addr = vaddr(Idx, In.Rs1);
-    unsigned N = memRegs(Op);
-    for (unsigned K2 = 0; K2 < N; ++K2) {
-      const char *Nm = Op == Opcode::LocalStoreU8    ? "ds_write_b8"
-                       : Op == Opcode::LocalStoreU16 ? "ds_write_b16"
-                                                     : "ds_write_b32";
-      emit(Nm, {U(Addr), U(toV(use(Idx, In.Rs2 + K2)))},
-           K2 ? (" offset:" + Twine(4 * K2)).str() : "");
+    const char *Name = memMnemonic(Op);
+    for (unsigned K2 = 0; K2 < memRegs(Op); ++K2) {
+      std::string Off = K2 ? (" offset:" + Twine(4 * K2)).str() : "";
+      MInst &MI =
+          Load ? emit(Name, {D(def(Idx, In.Rd + K2)), U(Addr)}, Off)
+               : emit(Name, {U(Addr), U(toV(use(Idx, In.Rs2 + K2)))}, Off);
+      if (Device)
+        MI.Ops.push_back(U(Base));
     }
     return Finish();
   }
@@ -2267,14 +2285,7 @@ Error KernelLowering::lowerOp(unsigned Idx) {
   case Opcode::MmaLoadB: {
     uint32_t Addr = toV(A()), Stride = toV(B());
     for (unsigned Row = 0; Row < 4; ++Row) {
-      uint32_t RA = newV();
-      if (Row == 0) {
-        emit("v_mov_b32", {D(RA), U(Addr)});
-      } else {
-        uint32_t Off = newV();
-        emit("v_mul_lo_u32", {D(Off), U(Stride), I(Row)});
-        emit(T.VAddU32, {D(RA), U(Addr), U(Off)});
-      }
+      uint32_t RA = rowAddress(Addr, Stride, Row);
       for (unsigned Col = 0; Col < 4; ++Col)
         emit("ds_read_b32", {D(fragment(In.Rd, Row, Col)), U(RA)},
              Col ? (" offset:" + Twine(4 * Col)).str() : "");
@@ -2284,14 +2295,7 @@ Error KernelLowering::lowerOp(unsigned Idx) {
   case Opcode::MmaStoreC: {
     uint32_t Addr = toV(use(Idx, In.Rd)), Stride = toV(A());
     for (unsigned Row = 0; Row < 4; ++Row) {
-      uint32_t RA = newV();
-      if (Row == 0) {
-        emit("v_mov_b32", {D(RA), U(Addr)});
-      } else {
-        uint32_t Off = newV();
-        emit("v_mul_lo_u32", {D(Off), U(Stride), I(Row)});
-        emit(T.VAddU32, {D(RA), U(Addr), U(Off)});
-      }
+      uint32_t RA = rowAddress(Addr, Stride, Row);
       for (unsigned Col = 0; Col < 4; ++Col)
         emit("ds_write_b32", {U(RA), U(fragment(In.Rs2, Row, Col))},
              Col ? (" offset:" + Twine(4 * Col)).str() : "");
@@ -2524,6 +2528,21 @@ void legalizeConstantBus(MFunction &F) {
            V == 0xC0000000 || V == 0x40800000 || V == 0xC0800000 ||
            V == 0x3FE0000000000000LL || V == 0x3FF0000000000000LL;
   };
+  // Replaces operand \p O (an immediate or an SGPR) by a VGPR copy of it,
+  // keeping its negation modifier.
+  auto copyToVGPR = [&](MOperand &O) {
+    uint32_t V = F.newVReg(RegClass::V32);
+    MOperand Src = O;
+    Src.Neg = false;
+    MInst Mv;
+    Mv.Kind = InstKind::VALU;
+    Mv.Op = "v_mov_b32";
+    Mv.Ops = {MOperand::def(V), Src};
+    Out.push_back(std::move(Mv));
+    bool Neg = O.Neg;
+    O = MOperand::use(V);
+    O.Neg = Neg;
+  };
   for (MInst &MI : F.Insts) {
     if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::VMEMLoad &&
         MI.Kind != InstKind::VMEMStore) {
@@ -2583,15 +2602,7 @@ void legalizeConstantBus(MFunction &F) {
           ++Count;
           continue;
         }
-        uint32_t V = F.newVReg(RegClass::V32);
-        MInst Mv;
-        Mv.Kind = InstKind::VALU;
-        Mv.Op = "v_mov_b32";
-        Mv.Ops = {MOperand::def(V), MOperand::imm(O.Value)};
-        Out.push_back(std::move(Mv));
-        bool Neg = O.Neg;
-        O = MOperand::use(V);
-        O.Neg = Neg;
+        copyToVGPR(O);
         continue;
       }
       if (!IsScalar || is_contained(Seen, O.Reg))
@@ -2601,15 +2612,7 @@ void legalizeConstantBus(MFunction &F) {
         ++Count;
         continue;
       }
-      uint32_t V = F.newVReg(RegClass::V32);
-      MInst Mv;
-      Mv.Kind = InstKind::VALU;
-      Mv.Op = "v_mov_b32";
-      Mv.Ops = {MOperand::def(V), MOperand::use(O.Reg, O.Sub)};
-      Out.push_back(std::move(Mv));
-      bool Neg = O.Neg;
-      O = MOperand::use(V);
-      O.Neg = Neg;
+      copyToVGPR(O);
     }
     Out.push_back(std::move(MI));
   }
