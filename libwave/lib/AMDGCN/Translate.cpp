@@ -325,7 +325,7 @@ private:
   std::vector<WOp> Ops;
   std::vector<Region> Regions;
   std::vector<Frame> Frames;
-  std::vector<int> RegionOfFrameOpen; ///< per op: region it opens, or -1.
+  std::vector<int> RegionOpenedAt; ///< per op: region it opens, or -1.
 
   // Webs.
   std::vector<DefRec> Defs;
@@ -606,6 +606,7 @@ Error KernelLowering::flatten() {
 //===----------------------------------------------------------------------===//
 
 Error KernelLowering::structure() {
+  RegionOpenedAt.assign(Ops.size(), -1);
   std::vector<int> RStack; // open regions
   for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
     WOp &O = Ops[Idx];
@@ -626,6 +627,7 @@ Error KernelLowering::structure() {
       R.Frame = int(Frames.size() - 1);
       Regions.push_back(R);
       RStack.push_back(int(Regions.size() - 1));
+      RegionOpenedAt[Idx] = RStack.back();
       break;
     }
     case Opcode::Else: {
@@ -638,6 +640,7 @@ Error KernelLowering::structure() {
       R.Frame = Regions[Cur].Frame;
       Frames[R.Frame].HasElse = true;
       RStack.back() = int(Regions.size());
+      RegionOpenedAt[Idx] = RStack.back();
       Regions.push_back(R);
       O.Region = R.Parent;
       break;
@@ -1311,10 +1314,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
   const Inst &In = O.I;
   switch (In.Op) {
   case Opcode::If: {
-    int Ri = -1;
-    for (unsigned R = 0; R < Regions.size(); ++R)
-      if (Regions[R].Begin == Idx && Regions[R].Kind == RegionKind::Then)
-        Ri = int(R);
+    int Ri = RegionOpenedAt[Idx];
     Frame &Fr = Frames[Regions[Ri].Frame];
     Fr.Entry = newMask();
     Fr.Other = newMask();
@@ -1339,10 +1339,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     Frame &Fr = Frames[FrameStack.back()];
     label(Fr.Mid);
     emit(m("s_mov"), {ExecD(), U(Fr.Other)});
-    int Ri = -1;
-    for (unsigned R = 0; R < Regions.size(); ++R)
-      if (Regions[R].Begin == Idx && Regions[R].Kind == RegionKind::Else)
-        Ri = int(R);
+    int Ri = RegionOpenedAt[Idx];
     if (!Regions[Ri].HasBarrier)
       branch("s_cbranch_execz", Fr.Exit);
     return Error::success();
@@ -1355,10 +1352,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     return Error::success();
   }
   case Opcode::Loop: {
-    int Ri = -1;
-    for (unsigned R = 0; R < Regions.size(); ++R)
-      if (Regions[R].Begin == Idx && Regions[R].Kind == RegionKind::Loop)
-        Ri = int(R);
+    int Ri = RegionOpenedAt[Idx];
     Frame &Fr = Frames[Regions[Ri].Frame];
     Fr.Entry = newMask();
     Fr.Other = newMask();
