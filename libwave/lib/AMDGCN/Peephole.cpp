@@ -63,6 +63,17 @@ bool immAllowed(const MInst &MI, unsigned K) {
   return false;
 }
 
+/// Does operand \p K of \p MI read a 16-bit float (the low half of the
+/// register)? An immediate there is the register's low 16 bits: the
+/// assembler takes 16-bit literals only.
+bool isF16Source(const MInst &MI, unsigned K) {
+  StringRef Op = MI.Op;
+  if (MI.Kind != InstKind::VALU || !Op.contains("_f16") ||
+      Op.starts_with("v_pk_") || MI.Ops[K].IsDef)
+    return false;
+  return !Op.starts_with("v_cvt_") || Op.ends_with("_f16");
+}
+
 struct Counts {
   std::vector<unsigned> Defs, Uses;
   std::vector<int> DefAt;
@@ -121,7 +132,8 @@ void runPeephole(MFunction &F) {
         if (!immAllowed(MI, K))
           continue;
         bool Neg = O.Neg;
-        O = MOperand::imm(Def.Ops[1].Value);
+        int64_t V = Def.Ops[1].Value;
+        O = MOperand::imm(isF16Source(MI, K) ? V & 0xFFFF : V);
         if (Neg) { // fold the negation into the constant for f32 only
           O = MI.Ops[K];
           O.Neg = true;

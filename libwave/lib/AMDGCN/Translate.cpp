@@ -62,11 +62,23 @@ constexpr unsigned MaxCallDepth = 8;  // ISA.md §4.16
 constexpr unsigned MaxFrames = 32;    // ISA.md §4.15
 constexpr uint32_t DefaultLocalMemory = 16384; // ISA.md §4.1
 
-/// One WAVE instruction of the flattened kernel.
+/// What an entry of the flattened kernel stands for.
+enum class WOpKind : uint8_t {
+  Inst,      ///< a WAVE instruction
+  CallBegin, ///< an inlined `call` (I is the call; Target: its CallEnd)
+  CallEnd,   ///< where the inlined function returns to
+  FuncReturn,///< a predicated `return` at a function's top level (Target)
+  Trap,      ///< a call past the 8-entry call stack: the wave faults
+};
+
+/// One entry of the flattened kernel: a WAVE instruction, or a marker of
+/// an inlined call (ISA.md §4.16).
 struct WOp {
   Inst I;
   uint32_t PC = 0;
   int Region = -1; ///< innermost structured region, -1 = top level.
+  WOpKind Kind = WOpKind::Inst;
+  int Target = -1; ///< CallBegin, FuncReturn: index of the CallEnd.
 };
 
 enum class RegionKind : uint8_t { Then, Else, Loop };
@@ -350,10 +362,11 @@ private:
   bool NeedEndLabel = false;
   std::map<unsigned, std::array<uint32_t, 16>> Frags;
   bool UsesDeviceMemory = false;
+  std::map<unsigned, unsigned> CallEndLabels; ///< CallEnd op -> label.
 
   Error flatten();
   Error walk(uint32_t PC, unsigned CallDepth, unsigned FrameDepthAtEntry,
-             unsigned &OpenFrames);
+             unsigned &OpenFrames, SmallVectorImpl<unsigned> &Returns);
   Error structure();
   void reachingDefs();
   void buildWebs();
@@ -361,6 +374,7 @@ private:
   Error lower(KernelDesc &Desc);
   Error lowerOp(unsigned Idx);
   Error lowerControl(unsigned Idx);
+  Error lowerCallMarker(unsigned Idx);
 
   unsigned find(unsigned X) {
     while (UF[X] != X)
@@ -453,11 +467,20 @@ private:
         return find(DefsReaching.front());
     llvm_unreachable("register not recorded as a use");
   }
+  /// The web of \p Reg written by op \p Idx; ~0u when the write is
+  /// dropped (a register past the kernel's register count).
   unsigned webOfDef(unsigned Idx, unsigned Reg) {
     for (unsigned D : OpDefs[Idx])
       if (Defs[D].Reg == Reg)
         return find(D);
-    llvm_unreachable("register not recorded as a def");
+    assert(!exists(Reg) && "register not recorded as a def");
+    return ~0u;
+  }
+  /// Whether analysis register \p R exists: registers r0..rN-1 of a
+  /// kernel with N registers, and the predicates (ISA.md §4.1: reads of
+  /// the others give 0, writes to them are dropped).
+  bool exists(unsigned R) const {
+    return R >= PredBase || K.RegisterCount == 0 || R < K.RegisterCount;
   }
   uint32_t vregOfWeb(unsigned Web) {
     auto It = WebVReg.find(Web);
@@ -477,7 +500,8 @@ private:
     return vregOfWeb(webOfUse(Idx, PredBase + (P & 3)));
   }
   uint32_t def(unsigned Idx, unsigned Reg) {
-    return vregOfWeb(webOfDef(Idx, Reg & 0xFF));
+    unsigned Web = webOfDef(Idx, Reg & 0xFF);
+    return Web == ~0u ? newV() : vregOfWeb(Web); // dropped: a dead vreg
   }
   uint32_t defP(unsigned Idx, unsigned P) {
     return vregOfWeb(webOfDef(Idx, PredBase + (P & 3)));
@@ -518,9 +542,16 @@ private:
 //===----------------------------------------------------------------------===//
 
 Error KernelLowering::walk(uint32_t PC, unsigned CallDepth,
-                           unsigned FrameDepthAtEntry, unsigned &OpenFrames) {
+                           unsigned FrameDepthAtEntry, unsigned &OpenFrames,
+                           SmallVectorImpl<unsigned> &Returns) {
   ArrayRef<uint8_t> Code(File.Code);
   uint32_t Begin = K.CodeOffset, End = K.CodeOffset + K.CodeSize;
+  auto Marker = [&](WOpKind Kind, uint32_t At, const Inst &In) {
+    WOp O{In, At, -1};
+    O.Kind = Kind;
+    Ops.push_back(O);
+    return unsigned(Ops.size() - 1);
+  };
   while (true) {
     if (PC >= K.CodeSize) {
       if (CallDepth > 0)
@@ -552,42 +583,58 @@ Error KernelLowering::walk(uint32_t PC, unsigned CallDepth,
       --OpenFrames;
     }
     if (In.Op == Opcode::Call) {
-      if (In.isPredicated())
-        return err(K.Name, PC,
-                   "a predicated 'call' is not supported on AMDGCN");
-      if (CallDepth == MaxCallDepth)
-        return err(K.Name, PC, "more than 8 nested calls (ISA.md §4.16)");
       if (In.Word1 >= K.CodeSize || In.Word1 % 4)
         return err(K.Name, PC, "call target outside the kernel");
-      if (Error E = walk(In.Word1, CallDepth + 1, OpenFrames, OpenFrames))
+      // The body is inlined between two markers; a predicated call (D9
+      // default: skipped when no active lane qualifies) and a function's
+      // predicated returns branch to the end marker.
+      unsigned B = Marker(WOpKind::CallBegin, PC, In);
+      SmallVector<unsigned, 2> Rets;
+      if (CallDepth == MaxCallDepth) {
+        // A ninth nested call overflows the call stack: the wave faults
+        // when it gets here (ISA.md §4.16, "stack overflow: call").
+        Inst Tr;
+        Tr.Op = Opcode::Nop;
+        Marker(WOpKind::Trap, PC, Tr);
+      } else if (Error E = walk(In.Word1, CallDepth + 1, OpenFrames,
+                                OpenFrames, Rets)) {
         return E;
+      }
+      Inst Nop;
+      Nop.Op = Opcode::Nop;
+      unsigned EndIdx = Marker(WOpKind::CallEnd, PC, Nop);
+      Ops[B].Target = int(EndIdx);
+      for (unsigned R : Rets)
+        Ops[R].Target = int(EndIdx);
       PC += 8;
       continue;
     }
     if (In.Op == Opcode::Return && CallDepth > 0) {
-      if (In.isPredicated())
-        return err(K.Name, PC,
-                   "a predicated 'return' is not supported on AMDGCN");
       if (OpenFrames != FrameDepthAtEntry)
         return err(K.Name, PC, "'return' inside an if or loop of a function "
-                               "is not supported on AMDGCN");
-      return Error::success();
+                               "is not supported on AMDGCN (it would leave "
+                               "the frame on the divergence stack)");
+      if (!In.isPredicated())
+        return Error::success();
+      // §4.4: a predicated sync op is skipped when no active lane
+      // qualifies, and otherwise returns for the whole wave.
+      Returns.push_back(Marker(WOpKind::FuncReturn, PC, In));
+      PC += 4;
+      continue;
     }
     Ops.push_back({In, PC, -1});
     bool EndsWave = (In.Op == Opcode::Halt || In.Op == Opcode::Return) &&
                     !In.isPredicated() && OpenFrames == 0;
-    if (EndsWave && CallDepth == 0)
-      return Error::success(); // what follows is not reachable from here.
     if (EndsWave)
-      return err(K.Name, PC, "a function that ends the wave is not "
-                             "supported on AMDGCN");
+      return Error::success(); // what follows is not reachable from here.
     PC += In.length();
   }
 }
 
 Error KernelLowering::flatten() {
   unsigned Open = 0;
-  if (Error E = walk(0, 0, 0, Open))
+  SmallVector<unsigned, 1> Returns; // a kernel's `return` ends the wave.
+  if (Error E = walk(0, 0, 0, Open, Returns))
     return E;
   if (Open != 0)
     return err(K.Name, Ops.back().PC, "unterminated if or loop");
@@ -710,7 +757,7 @@ void KernelLowering::reachingDefs() {
       if (!is_contained(UseRegs[Idx], R))
         UseRegs[Idx].push_back(R);
     for (unsigned R : Dd)
-      if (!is_contained(DefRegs[Idx], R)) {
+      if (!is_contained(DefRegs[Idx], R) && exists(R)) {
         DefRegs[Idx].push_back(R);
         OpDefs[Idx].push_back(unsigned(Defs.size()));
         Defs.push_back({R, int(Idx)});
@@ -728,8 +775,17 @@ void KernelLowering::reachingDefs() {
     std::vector<SmallVector<unsigned, 2>> Cur(NumAnalysisRegs);
     for (unsigned R = 0; R < NumAnalysisRegs; ++R)
       Cur[R] = {R};
+    // CallEnd index -> state arriving over a skipped call or a return.
+    std::map<unsigned, std::vector<SmallVector<unsigned, 2>>> Jumps;
     for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
-      if (Ops[Idx].I.Op == Opcode::Loop) {
+      const WOp &O = Ops[Idx];
+      if (O.Kind == WOpKind::CallEnd) {
+        auto It = Jumps.find(Idx);
+        if (It != Jumps.end())
+          for (unsigned R = 0; R < NumAnalysisRegs; ++R)
+            mergeInto(Cur[R], It->second[R]);
+      }
+      if (O.I.Op == Opcode::Loop) {
         auto It = BackEdge.find(Idx);
         if (It != BackEdge.end())
           for (unsigned R = 0; R < NumAnalysisRegs; ++R)
@@ -747,6 +803,14 @@ void KernelLowering::reachingDefs() {
       }
       for (unsigned D : OpDefs[Idx])
         Cur[Defs[D].Reg] = {D};
+      if ((O.Kind == WOpKind::CallBegin || O.Kind == WOpKind::FuncReturn) &&
+          O.I.isPredicated()) {
+        auto &J = Jumps[unsigned(O.Target)];
+        if (J.empty())
+          J.assign(NumAnalysisRegs, {});
+        for (unsigned R = 0; R < NumAnalysisRegs; ++R)
+          mergeInto(J[R], Cur[R]);
+      }
       if (LoopHeadOf[Idx] != ~0u) {
         auto &BE = BackEdge[LoopHeadOf[Idx]];
         if (BE.empty())
@@ -838,11 +902,21 @@ void KernelLowering::uniformity() {
         if (Open.I.isPredicated())
           U = false;
       } else {
+        // A break or continue is uniform when its condition is, and so is
+        // every if between it and the loop.
+        auto InUniformIfs = [&](int In) {
+          for (; In >= 0 && Regions[In].Kind != RegionKind::Loop;
+               In = Regions[In].Parent)
+            if (!Regions[In].Uniform)
+              return false;
+          return true;
+        };
         for (unsigned Idx = R.Begin + 1; Idx < R.End; ++Idx) {
           const WOp &O = Ops[Idx];
           if ((O.I.Op == Opcode::Break || O.I.Op == Opcode::Continue) &&
               (O.I.isPredicated() ||
-               UseDiv(Idx, PredBase + (O.I.Rs1 & 3))))
+               UseDiv(Idx, PredBase + (O.I.Rs1 & 3)) ||
+               !InUniformIfs(O.Region)))
             U = false;
         }
       }
@@ -1467,10 +1541,56 @@ Error KernelLowering::lowerControl(unsigned Idx) {
   }
 }
 
+/// Calls are inlined (ISA.md §4.16); the markers around a body only
+/// branch: a predicated call is skipped, and a predicated return at the
+/// function's top level returns, when no active lane satisfies the
+/// predicate (§4.4, D9 default). Neither changes EXEC.
+Error KernelLowering::lowerCallMarker(unsigned Idx) {
+  const WOp &O = Ops[Idx];
+  auto EndLabel = [&](unsigned End) {
+    auto [It, New] = CallEndLabels.try_emplace(End, 0);
+    if (New)
+      It->second = F.newLabel();
+    return It->second;
+  };
+  switch (O.Kind) {
+  case WOpKind::CallBegin:
+  case WOpKind::FuncReturn: {
+    if (Comments)
+      comment("WAVE " + Twine::utohexstr(O.PC) + ": " +
+              (O.Kind == WOpKind::CallBegin ? "call" : "return"));
+    if (!O.I.isPredicated())
+      return Error::success();
+    uint32_t Lanes = newMask();
+    emit(m(O.I.PredNeg ? "s_andn2" : "s_and"),
+         {D(Lanes), ExecU(), U(useP(Idx, O.I.PredReg))});
+    branch(O.Kind == WOpKind::CallBegin ? "s_cbranch_scc0" : "s_cbranch_scc1",
+           EndLabel(unsigned(O.Target)));
+    return Error::success();
+  }
+  case WOpKind::CallEnd: {
+    auto It = CallEndLabels.find(Idx);
+    if (It != CallEndLabels.end())
+      label(It->second);
+    return Error::success();
+  }
+  case WOpKind::Trap:
+    // The ninth nested call: the emulator stops with "stack overflow:
+    // call"; the GPU aborts the dispatch (s_trap 2, LLVM's llvm.trap).
+    emit("s_trap", {I(2)}).Kind = InstKind::Other;
+    return Error::success();
+  case WOpKind::Inst:
+    break;
+  }
+  return err(K.Name, O.PC, "unexpected call marker");
+}
+
 Error KernelLowering::lowerOp(unsigned Idx) {
   const WOp &O = Ops[Idx];
   const Inst &In = O.I;
   Opcode Op = In.Op;
+  if (O.Kind != WOpKind::Inst)
+    return lowerCallMarker(Idx);
   if (Comments)
     comment("WAVE " + Twine::utohexstr(O.PC) + ": " + In.desc().Mnemonic);
   if (isControl(Op))
@@ -2322,7 +2442,7 @@ Error KernelLowering::lower(KernelDesc &Desc) {
     NumParams = unsigned(K.Params->size());
   } else {
     NumParams = 0;
-    for (unsigned R = 0; R < NumGPR; ++R) {
+    for (unsigned R = 0; R < NumGPR && exists(R); ++R) {
       bool Used = false;
       for (unsigned Idx = 0; Idx < Ops.size() && !Used; ++Idx)
         for (auto &[UR, Ds] : OpUses[Idx])
@@ -2395,7 +2515,7 @@ Error KernelLowering::lower(KernelDesc &Desc) {
     uint32_t V = vregOfWeb(Web);
     if (R >= PredBase) {
       emit(m("s_mov"), {D(V), I(0)});
-    } else if (R < NumParams) {
+    } else if (R < NumParams && exists(R)) {
       if (isS(V)) {
         emit("s_load_dword", {D(V), U(KernargPtr), I(8 + 4 * R)});
       } else {
@@ -2472,17 +2592,6 @@ Error KernelLowering::run(KernelDesc &Desc) {
     return E;
   if (Error E = structure())
     return E;
-  for (const WOp &O : Ops) {
-    SmallVector<unsigned, 4> U2, D2;
-    regsOf(O.I, U2, D2);
-    for (unsigned R : concat<unsigned>(U2, D2))
-      if (R < PredBase && R >= K.RegisterCount && K.RegisterCount > 0)
-        return err(K.Name, O.PC,
-                   "register r" + Twine(R) +
-                       " is beyond the kernel's register count (" +
-                       Twine(K.RegisterCount) +
-                       "); such accesses are not supported on AMDGCN");
-  }
   reachingDefs();
   buildWebs();
   uniformity();
@@ -2585,12 +2694,19 @@ void legalizeConstantBus(MFunction &F) {
       if (O.K == MOperand::Imm && !IsInline(O.Value)) {
         if (IsMov)
           continue;
-        // A literal fits a VOP1/VOP2 encoding as the first source, or any
-        // VOP3 encoding on targets that allow literals there.
+        // A literal fits a VOP1/VOP2 encoding as the first source (the
+        // second must then be a VGPR without modifiers), or any VOP3
+        // encoding on targets that allow literals there.
         bool FirstSrc = K2 == 1;
+        bool ShortForm =
+            FirstSrc && NumSrc <= 2 && !O.Neg && hasShortEncoding(MI.Op);
+        for (const MOperand &Other : MI.Ops)
+          if (&Other != &O && Other.IsUse && !Other.IsDef &&
+              (Other.Neg || Other.K != MOperand::VReg ||
+               !isVector(F.VRegs[Other.Reg].Class)))
+            ShortForm = false;
         bool Fits = !HasLiteral && Count < T.ConstantBusLimit &&
-                    (T.VOP3Literal ||
-                     (FirstSrc && NumSrc <= 2 && hasShortEncoding(MI.Op)));
+                    (T.VOP3Literal || ShortForm);
         if (Fits) {
           HasLiteral = true;
           ++Count;
