@@ -66,7 +66,7 @@ static void emitDescriptor(raw_ostream &OS, const GCNTarget &T,
   Dir("system_sgpr_workgroup_id_z", D.WorkgroupIdEnable[2]);
   Dir("system_vgpr_workitem_id", D.WorkitemIdVGPRs == 3 ? 2 : 0);
   Dir("next_free_vgpr", F.NumVGPRs);
-  Dir("next_free_sgpr", std::max(F.NumSGPRs, 1u));
+  Dir("next_free_sgpr", std::max({F.NumSGPRs, F.T->MinSGPRs, 1u}));
   Dir("reserve_vcc", F.UsesVCC);
   if (T.HasAccumOffset)
     Dir("accum_offset", std::max(4u, (F.NumVGPRs + 3) & ~3u));
@@ -128,7 +128,8 @@ static void emitMetadata(raw_ostream &OS, const GCNTarget &T,
        << "    .max_flat_workgroup_size: " << Flat << '\n'
        << "    .name: " << yamlQuote(F.Name) << '\n'
        << "    .private_segment_fixed_size: 0\n"
-       << "    .sgpr_count: " << F.NumSGPRs + (F.UsesVCC ? 2 : 0) << '\n'
+       << "    .sgpr_count: "
+       << std::max(F.NumSGPRs + (F.UsesVCC ? 2 : 0), F.T->MinSGPRs) << '\n'
        << "    .sgpr_spill_count: 0\n"
        << "    .symbol: " << yamlQuote(F.Name + ".kd") << '\n'
        << "    .uniform_work_group_size: 1\n"

@@ -147,6 +147,17 @@ struct MFunction {
   bool UsesVCC = false;
 };
 
+/// A basic block of an MFunction: instructions [Begin, End), split at
+/// labels and after branches and s_endpgm.
+struct CFGBlock {
+  unsigned Begin, End;
+  llvm::SmallVector<unsigned, 2> Succs; ///< block indices.
+};
+
+/// The blocks of \p F in layout order; block 0 is the entry. A branch to a
+/// label \p F does not define has no successor for it.
+std::vector<CFGBlock> buildCFG(const MFunction &F);
+
 /// Classifies \p Op by its mnemonic.
 InstKind classify(llvm::StringRef Op);
 
@@ -161,7 +172,10 @@ llvm::Error allocateRegisters(MFunction &F);
 /// full waits (`s_waitcnt` pseudo "wait_all"). Needs physical registers.
 void insertWaitCounts(MFunction &F);
 
-/// Inserts s_nop for the target's hazard rules. Needs physical registers.
+/// Inserts the waits the target's hazard rules ask for (GCNTarget "Hazard
+/// rules"): s_nop wait states on GFX9, s_waitcnt_depctr on GFX11 and
+/// s_wait_alu on GFX12, over the control-flow graph. Needs physical
+/// registers.
 void mitigateHazards(MFunction &F);
 
 /// Copy propagation, identity elimination and strength reduction on the

@@ -10,9 +10,12 @@
 //    States merge at control-flow joins and around loops until they stop
 //    changing, then the waits are inserted. `wait_all` pseudos (fences,
 //    barriers) become full waits.
-//  - mitigateHazards: s_nop where the target's hazard rules require wait
-//    states between a producer and a consumer (CDNA3 ISA guide "Manually
-//    Inserted Wait States"; RDNA3 ISA guide "Data Dependency Resolution").
+//  - mitigateHazards: the waits the target's hazard rules require between a
+//    producer and a consumer the hardware does not interlock: s_nop wait
+//    states on GFX9 (CDNA3 ISA guide "Manually Inserted Wait States"),
+//    s_waitcnt_depctr for GFX11's transcendental-use hazard, s_wait_alu for
+//    GFX12's SGPR read hazards (the rules LLVM 22 applies). The state flows
+//    over the CFG and merges at joins, like the wait counts.
 //
 //===----------------------------------------------------------------------===//
 #include "GCNIR.h"
@@ -21,6 +24,7 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <bitset>
 #include <map>
 #include <set>
 
@@ -297,38 +301,7 @@ void WaitCounter::emitWait(std::vector<MInst> &Out,
 }
 
 void WaitCounter::run() {
-  // Blocks and successors.
-  struct Blk {
-    unsigned B, E;
-    SmallVector<unsigned, 2> Succ;
-  };
-  std::vector<Blk> Bs;
-  std::map<int64_t, unsigned> LabelBlk;
-  unsigned Start = 0;
-  for (unsigned I = 0; I <= F.Insts.size(); ++I) {
-    bool Split = I == F.Insts.size() ||
-                 (F.Insts[I].Kind == InstKind::Label && I != Start);
-    if (Split) {
-      Bs.push_back({Start, I, {}});
-      Start = I;
-    }
-    if (I < F.Insts.size() && F.Insts[I].Kind == InstKind::Label)
-      LabelBlk[F.Insts[I].Ops[0].Value] = unsigned(Bs.size());
-    if (I < F.Insts.size() && (F.Insts[I].Kind == InstKind::Branch ||
-                               F.Insts[I].Op == "s_endpgm")) {
-      Bs.push_back({Start, I + 1, {}});
-      Start = I + 1;
-    }
-  }
-  for (unsigned K = 0; K < Bs.size(); ++K) {
-    Blk &B = Bs[K];
-    const MInst *Last = B.E > B.B ? &F.Insts[B.E - 1] : nullptr;
-    if (Last && Last->Kind == InstKind::Branch)
-      B.Succ.push_back(LabelBlk[Last->Ops[0].Value]);
-    if ((!Last || (Last->Op != "s_branch" && Last->Op != "s_endpgm")) &&
-        K + 1 < Bs.size())
-      B.Succ.push_back(K + 1);
-  }
+  std::vector<CFGBlock> Bs = buildCFG(F);
   auto Counter = [&](const MInst &MI) -> int {
     switch (MI.Kind) {
     case InstKind::VMEMLoad:
@@ -344,7 +317,7 @@ void WaitCounter::run() {
     }
   };
   auto Simulate = [&](unsigned K, WaitState S, std::vector<MInst> *Out) {
-    for (unsigned I = Bs[K].B; I < Bs[K].E; ++I) {
+    for (unsigned I = Bs[K].Begin; I < Bs[K].End; ++I) {
       const MInst &MI = F.Insts[I];
       int Need[NumCounters];
       step(MI, S, Need);
@@ -380,7 +353,7 @@ void WaitCounter::run() {
         continue;
       WaitState S = Simulate(K, In[K], nullptr);
       OutS[K] = S;
-      for (unsigned Su : Bs[K].Succ) {
+      for (unsigned Su : Bs[K].Succs) {
         WaitState M2 = In[Su];
         merge(M2, S);
         if (!Seen[Su] || !(M2 == In[Su])) {
@@ -406,114 +379,360 @@ bool isTrans(StringRef Op) {
          Op.starts_with("v_cos");
 }
 
+/// Register keys (regKeys) of SGPRs: 1000 + n; VCC is SGPR 106 here, as in
+/// the GFX12 hardware numbering the SGPR hazard rules use.
+constexpr unsigned SGPRKey = 1000, VCCNumber = 106;
+
+/// One instruction of the recent history the GFX9 wait-state rules look at.
+struct HazardRec {
+  SmallVector<unsigned, 4> Writes; ///< register keys.
+  bool VALU = false, Trans = false, WritesVcc = false;
+  bool operator==(const HazardRec &O) const {
+    return Writes == O.Writes && VALU == O.VALU && Trans == O.Trans &&
+           WritesVcc == O.WritesVcc;
+  }
+  void merge(const HazardRec &O) {
+    for (unsigned K : O.Writes)
+      if (!is_contained(Writes, K))
+        Writes.push_back(K);
+    llvm::sort(Writes);
+    VALU |= O.VALU, Trans |= O.Trans, WritesVcc |= O.WritesVcc;
+  }
+};
+
+/// VGPRs a transcendental wrote, with the VALUs and transcendentals issued
+/// since (GFX11 VALUTransUseHazard: 5 VALUs / 1 transcendental).
+struct TransWrite {
+  SmallVector<unsigned, 2> Regs;
+  unsigned VALUs = 0, Trans = 0;
+  bool operator==(const TransWrite &O) const {
+    return Regs == O.Regs && VALUs == O.VALUs && Trans == O.Trans;
+  }
+};
+
+/// Everything the hazard rules remember at a point of the program.
+struct HazardState {
+  static constexpr unsigned MaxRecent = 6;
+  std::vector<HazardRec> Recent; ///< newest last.
+  std::vector<TransWrite> TransWrites;
+  // GFX12 (AMDGPUWaitSGPRHazards): SGPR pairs a VALU has read, and SGPRs
+  // with a SALU or VALU write the hardware may not have committed.
+  std::bitset<64> Tracked;
+  std::bitset<128> SALUWrites, VALUWrites;
+  bool VccSALU = false, VccVALU = false;
+
+  bool operator==(const HazardState &O) const {
+    return Recent == O.Recent && TransWrites == O.TransWrites &&
+           Tracked == O.Tracked && SALUWrites == O.SALUWrites &&
+           VALUWrites == O.VALUWrites && VccSALU == O.VccSALU &&
+           VccVALU == O.VccVALU;
+  }
+  /// Joins the state of another predecessor: anything either may hold.
+  void merge(const HazardState &O) {
+    if (O.Recent.size() > Recent.size())
+      Recent.insert(Recent.begin(), O.Recent.size() - Recent.size(), {});
+    for (size_t I = 1; I <= O.Recent.size(); ++I)
+      Recent[Recent.size() - I].merge(O.Recent[O.Recent.size() - I]);
+    for (const TransWrite &W : O.TransWrites) {
+      auto It = llvm::find_if(TransWrites, [&](const TransWrite &X) {
+        return X.Regs == W.Regs;
+      });
+      if (It == TransWrites.end()) {
+        TransWrites.push_back(W);
+      } else {
+        It->VALUs = std::min(It->VALUs, W.VALUs);
+        It->Trans = std::min(It->Trans, W.Trans);
+      }
+    }
+    Tracked |= O.Tracked;
+    SALUWrites |= O.SALUWrites;
+    VALUWrites |= O.VALUWrites;
+    VccSALU |= O.VccSALU;
+    VccVALU |= O.VccVALU;
+  }
+};
+
+class HazardMitigator {
+public:
+  explicit HazardMitigator(MFunction &F) : F(F), T(*F.T) {}
+  void run();
+
+private:
+  MFunction &F;
+  const GCNTarget &T;
+
+  /// Emits into \p Out (when given) the waits \p MI needs in state \p S,
+  /// then advances \p S past them and \p MI.
+  void step(const MInst &MI, HazardState &S, std::vector<MInst> *Out);
+  unsigned gfx9WaitStates(const MInst &MI, const HazardState &S,
+                          ArrayRef<unsigned> Reads, bool ReadsVcc);
+  std::string sgprReadWait(const MInst &MI, HazardState &S,
+                           ArrayRef<unsigned> Reads, bool ReadsVcc);
+  static void emitWait(std::vector<MInst> *Out, StringRef Op,
+                       std::string Fields);
+};
+
+void HazardMitigator::emitWait(std::vector<MInst> *Out, StringRef Op,
+                               std::string Fields) {
+  if (!Out)
+    return;
+  MInst W;
+  W.Kind = InstKind::Other;
+  W.Op = Op.str();
+  W.Suffix = std::move(Fields);
+  Out->push_back(std::move(W));
+}
+
+/// Wait states \p MI needs after the instructions in \p S.Recent (GFX9).
+unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
+                                         const HazardState &S,
+                                         ArrayRef<unsigned> Reads,
+                                         bool ReadsVcc) {
+  StringRef Op = MI.Op;
+  bool IsVALU = MI.Kind == InstKind::VALU;
+  bool Lane = Op.starts_with("v_readlane") || Op.starts_with("v_writelane");
+  SmallVector<unsigned, 4> SReads;
+  for (unsigned K : Reads)
+    if (K >= SGPRKey && K < SGPRKey + 128)
+      SReads.push_back(K);
+  SmallVector<unsigned, 2> LaneSelect;
+  if (Lane && !MI.Ops.empty())
+    regKeys(F, MI.Ops.back(), LaneSelect);
+  unsigned Need = 0;
+  auto Require = [&](unsigned States, unsigned Dist) {
+    if (Dist < States)
+      Need = std::max(Need, States - Dist);
+  };
+  for (unsigned Dist = 0; Dist < S.Recent.size(); ++Dist) {
+    const HazardRec &R = S.Recent[S.Recent.size() - 1 - Dist];
+    if (!R.VALU)
+      continue;
+    auto Hit = [&](ArrayRef<unsigned> Keys) {
+      return llvm::any_of(Keys,
+                          [&](unsigned K) { return is_contained(R.Writes, K); });
+    };
+    // VALU writes SGPR -> VMEM reads that SGPR: 5.
+    if ((MI.Kind == InstKind::VMEMLoad || MI.Kind == InstKind::VMEMStore) &&
+        Hit(SReads))
+      Require(5, Dist);
+    // VALU writes SGPR -> v_readlane/v_writelane lane select: 4.
+    if (Hit(LaneSelect))
+      Require(4, Dist);
+    // VALU writes VCC -> v_div_fmas: 4.
+    if (MI.ReadsVCC && R.WritesVcc)
+      Require(4, Dist);
+    // VALU writes SGPR or VCC -> VALU reads it (gfx940 family: 2).
+    if (IsVALU && T.VALUWriteSGPRReadWaitStates &&
+        (Hit(SReads) || (ReadsVcc && R.WritesVcc)))
+      Require(T.VALUWriteSGPRReadWaitStates, Dist);
+    // Transcendental result -> VALU use: 1.
+    if (R.Trans && IsVALU && Hit(Reads))
+      Require(1, Dist);
+    // VALU writes VGPR -> v_readlane reads it: 1 (gfx90a+).
+    if (Op.starts_with("v_readlane") && Hit(Reads))
+      Require(1, Dist);
+  }
+  return Need;
+}
+
+/// The s_wait_alu fields \p MI needs for the GFX12 SGPR read hazards ("" if
+/// none), with \p S updated for the reads and the wait.
+std::string HazardMitigator::sgprReadWait(const MInst &MI, HazardState &S,
+                                          ArrayRef<unsigned> Reads,
+                                          bool ReadsVcc) {
+  bool IsVALU = MI.Kind == InstKind::VALU, IsSALU = MI.Kind == InstKind::SALU;
+  bool WaitSALU = false, WaitVALU = false, WaitVcc = false;
+  SmallVector<unsigned, 4> Numbers;
+  for (unsigned K : Reads)
+    if (K >= SGPRKey && K < SGPRKey + VCCNumber)
+      Numbers.push_back(K - SGPRKey);
+  if (ReadsVcc)
+    Numbers.push_back(VCCNumber);
+  for (unsigned N : Numbers) {
+    unsigned Pair = N >> 1;
+    if (!S.Tracked[Pair]) { // never read by a VALU: no hazard yet
+      if (IsVALU)
+        S.Tracked.set(Pair);
+      continue;
+    }
+    if (N == VCCNumber) {
+      if (IsSALU)
+        S.VccVALU = false; // a SALU read waits for VALU writes itself
+      WaitSALU |= S.VccSALU;
+      WaitVcc |= S.VccVALU;
+      continue;
+    }
+    if (IsSALU)
+      S.VALUWrites.reset();
+    WaitSALU |= S.SALUWrites[N];
+    WaitVALU |= IsVALU && S.VALUWrites[N];
+  }
+  std::string Fields;
+  if (WaitVcc) {
+    S.VccVALU = false;
+    Fields += " depctr_va_vcc(0)";
+  }
+  if (WaitSALU) {
+    S.SALUWrites.reset();
+    S.VccSALU = false;
+    Fields += " depctr_sa_sdst(0)";
+  }
+  if (WaitVALU) {
+    S.VALUWrites.reset();
+    Fields += " depctr_va_sdst(0)";
+  }
+  return Fields;
+}
+
+void HazardMitigator::step(const MInst &MI, HazardState &S,
+                           std::vector<MInst> *Out) {
+  if (MI.Kind == InstKind::Label || MI.Kind == InstKind::Comment) {
+    if (Out)
+      Out->push_back(MI);
+    return;
+  }
+  bool IsVALU = MI.Kind == InstKind::VALU;
+  SmallVector<unsigned, 8> Reads, Writes;
+  bool ReadsVcc = MI.ReadsVCC, WritesVcc = false;
+  for (const MOperand &O : MI.Ops) {
+    if (O.IsUse)
+      regKeys(F, O, Reads);
+    if (O.IsDef)
+      regKeys(F, O, Writes);
+    if (O.K == MOperand::Hw && O.H == HwReg::Vcc) {
+      ReadsVcc |= O.IsUse;
+      WritesVcc |= O.IsDef;
+    }
+  }
+
+  // GFX9: wait states.
+  unsigned Nops = T.Gen == GCNGen::GFX9 ? gfx9WaitStates(MI, S, Reads, ReadsVcc)
+                                        : 0;
+  // RDNA: v_div_fmas reads VCC a VALU wrote (4 wait states).
+  if (T.Gen != GCNGen::GFX9 && MI.ReadsVCC)
+    for (unsigned D = 0; D < S.Recent.size() && D < 4; ++D)
+      if (S.Recent[S.Recent.size() - 1 - D].WritesVcc)
+        Nops = std::max(Nops, 4 - D);
+  if (Nops) {
+    if (Out) {
+      MInst Nop;
+      Nop.Kind = InstKind::Other;
+      Nop.Op = "s_nop";
+      Nop.Ops.push_back(MOperand::imm(Nops - 1));
+      Out->push_back(std::move(Nop));
+    }
+    S.Recent.insert(S.Recent.end(), Nops, HazardRec());
+  }
+
+  // GFX11: a VALU reading a recent transcendental result.
+  if (T.VALUTransUseHazard) {
+    if (MI.Kind == InstKind::VMEMLoad || MI.Kind == InstKind::VMEMStore ||
+        MI.Kind == InstKind::DS)
+      S.TransWrites.clear(); // memory instructions wait for va_vdst
+    bool Hazard = IsVALU && llvm::any_of(S.TransWrites, [&](auto &W) {
+      return llvm::any_of(W.Regs, [&](unsigned K) {
+        return is_contained(Reads, K);
+      });
+    });
+    if (Hazard) {
+      emitWait(Out, "s_waitcnt_depctr", " depctr_va_vdst(0)");
+      S.TransWrites.clear();
+    }
+  }
+
+  // GFX12: SGPR read hazards.
+  if (T.SGPRReadHazards) {
+    if (MI.Kind == InstKind::SMEM) {
+      S.SALUWrites.reset();
+      S.VALUWrites.reset();
+      S.VccSALU = S.VccVALU = false;
+    }
+    if (IsVALU || MI.Kind == InstKind::SALU) {
+      std::string Fields = sgprReadWait(MI, S, Reads, ReadsVcc);
+      if (!Fields.empty())
+        emitWait(Out, "s_wait_alu", Fields);
+      for (unsigned K : Writes) {
+        if (K < SGPRKey || K >= SGPRKey + VCCNumber ||
+            !S.Tracked[(K - SGPRKey) >> 1])
+          continue;
+        (IsVALU ? S.VALUWrites : S.SALUWrites).set(K - SGPRKey);
+      }
+      if (WritesVcc && S.Tracked[VCCNumber >> 1]) {
+        S.VccSALU = !IsVALU;
+        S.VccVALU = IsVALU;
+      }
+    }
+  }
+
+  // Advance the history.
+  HazardRec R;
+  R.VALU = IsVALU;
+  R.Trans = isTrans(MI.Op);
+  R.Writes.assign(Writes.begin(), Writes.end());
+  llvm::sort(R.Writes);
+  R.WritesVcc = WritesVcc;
+  S.Recent.push_back(std::move(R));
+  if (S.Recent.size() > HazardState::MaxRecent)
+    S.Recent.erase(S.Recent.begin(),
+                   S.Recent.end() - HazardState::MaxRecent);
+  if (T.VALUTransUseHazard && IsVALU) {
+    for (TransWrite &W : S.TransWrites) {
+      ++W.VALUs;
+      W.Trans += isTrans(MI.Op);
+    }
+    llvm::erase_if(S.TransWrites, [](const TransWrite &W) {
+      return W.VALUs > 5 || W.Trans > 1;
+    });
+    if (isTrans(MI.Op)) {
+      TransWrite W;
+      for (unsigned K : Writes)
+        if (K < SGPRKey)
+          W.Regs.push_back(K);
+      S.TransWrites.push_back(std::move(W));
+    }
+  }
+  if (Out)
+    Out->push_back(MI);
+}
+
+void HazardMitigator::run() {
+  std::vector<CFGBlock> Bs = buildCFG(F);
+  std::vector<HazardState> In(Bs.size());
+  std::vector<char> Seen(Bs.size(), 0);
+  Seen[0] = 1;
+  bool Changed = true;
+  for (unsigned Rounds = 0; Changed && Rounds < 100; ++Rounds) {
+    Changed = false;
+    for (unsigned K = 0; K < Bs.size(); ++K) {
+      if (!Seen[K])
+        continue;
+      HazardState S = In[K];
+      for (unsigned I = Bs[K].Begin; I < Bs[K].End; ++I)
+        step(F.Insts[I], S, nullptr);
+      for (unsigned Su : Bs[K].Succs) {
+        HazardState M = In[Su];
+        M.merge(S);
+        if (!Seen[Su] || !(M == In[Su])) {
+          In[Su] = std::move(M);
+          Seen[Su] = 1;
+          Changed = true;
+        }
+      }
+    }
+  }
+  std::vector<MInst> Out;
+  for (unsigned K = 0; K < Bs.size(); ++K) {
+    HazardState S = In[K];
+    for (unsigned I = Bs[K].Begin; I < Bs[K].End; ++I)
+      step(F.Insts[I], S, &Out);
+  }
+  F.Insts = std::move(Out);
+}
+
 } // namespace
 
 void insertWaitCounts(MFunction &F) { WaitCounter(F).run(); }
 
-void mitigateHazards(MFunction &F) {
-  const GCNTarget &T = *F.T;
-  std::vector<MInst> Out;
-  // For each recent instruction: which register keys it wrote and its kind.
-  struct Rec {
-    SmallVector<unsigned, 4> Writes;
-    bool VALU = false, Trans = false, WritesVcc = false;
-    bool DsWrite128 = false;
-    SmallVector<unsigned, 4> DataRegs;
-  };
-  std::vector<Rec> Recent; // newest last; at most 6
-  auto WaitStates = [&](const MInst &MI) {
-    if (MI.Op == "s_nop" && !MI.Ops.empty() && MI.Ops[0].K == MOperand::Imm)
-      return unsigned(MI.Ops[0].Value) + 1;
-    return 1u;
-  };
-  (void)WaitStates;
-  for (MInst &MI : F.Insts) {
-    if (MI.Kind == InstKind::Label || MI.Kind == InstKind::Comment) {
-      Out.push_back(MI);
-      continue;
-    }
-    unsigned Need = 0;
-    StringRef Op = MI.Op;
-    SmallVector<unsigned, 8> Reads;
-    for (const MOperand &O : MI.Ops)
-      if (O.IsUse)
-        regKeys(F, O, Reads);
-    bool Lane = Op.starts_with("v_readlane") || Op.starts_with("v_writelane");
-    if (T.Gen == GCNGen::GFX9) {
-      for (unsigned D = 0; D < Recent.size(); ++D) {
-        const Rec &R = Recent[Recent.size() - 1 - D];
-        unsigned Dist = D; // instructions in between
-        auto Hit = [&](ArrayRef<unsigned> Keys) {
-          for (unsigned K : Keys)
-            if (is_contained(R.Writes, K))
-              return true;
-          return false;
-        };
-        if (!R.VALU)
-          continue;
-        // VALU writes SGPR -> VMEM reads that SGPR: 5 wait states.
-        SmallVector<unsigned, 4> SReads;
-        for (unsigned K : Reads)
-          if (K >= 1000)
-            SReads.push_back(K);
-        if ((MI.Kind == InstKind::VMEMLoad || MI.Kind == InstKind::VMEMStore) &&
-            Hit(SReads) && Dist < 5)
-          Need = std::max(Need, 5 - Dist);
-        // VALU writes SGPR -> v_readlane/v_writelane lane select: 4.
-        if (Lane && !MI.Ops.empty()) {
-          SmallVector<unsigned, 2> Sel;
-          regKeys(F, MI.Ops.back(), Sel);
-          if (Hit(Sel) && Dist < 4)
-            Need = std::max(Need, 4 - Dist);
-        }
-        // VALU writes VCC -> v_div_fmas: 4.
-        if (MI.ReadsVCC && R.WritesVcc && Dist < 4)
-          Need = std::max(Need, 4 - Dist);
-        // Transcendental result -> VALU use: 1.
-        if (R.Trans && MI.Kind == InstKind::VALU && Hit(Reads) && Dist < 1)
-          Need = std::max(Need, 1 - Dist);
-        // VALU writes VGPR -> v_readlane reads it: 1 (gfx90a+).
-        if (Lane && Op.starts_with("v_readlane") && Hit(Reads) && Dist < 1)
-          Need = std::max(Need, 1 - Dist);
-      }
-    } else {
-      for (unsigned D = 0; D < Recent.size(); ++D) {
-        const Rec &R = Recent[Recent.size() - 1 - D];
-        bool HitR = false;
-        for (unsigned K : Reads)
-          if (is_contained(R.Writes, K))
-            HitR = true;
-        // RDNA3/4: a transcendental result read by a VALU soon after.
-        if (R.Trans && MI.Kind == InstKind::VALU && HitR && D < 1)
-          Need = std::max(Need, 1u);
-        if (MI.ReadsVCC && R.WritesVcc && D < 4)
-          Need = std::max(Need, 4 - D);
-      }
-    }
-    if (Need) {
-      MInst Nop;
-      Nop.Kind = InstKind::Other;
-      Nop.Op = "s_nop";
-      Nop.Ops.push_back(MOperand::imm(Need - 1));
-      Out.push_back(std::move(Nop));
-      for (unsigned K = 0; K < Need; ++K)
-        Recent.push_back({});
-    }
-    Rec R;
-    R.VALU = MI.Kind == InstKind::VALU;
-    R.Trans = isTrans(Op);
-    for (const MOperand &O : MI.Ops) {
-      if (O.IsDef)
-        regKeys(F, O, R.Writes);
-      if (O.IsDef && O.K == MOperand::Hw && O.H == HwReg::Vcc)
-        R.WritesVcc = true;
-    }
-    Recent.push_back(std::move(R));
-    if (Recent.size() > 6)
-      Recent.erase(Recent.begin());
-    Out.push_back(std::move(MI));
-  }
-  F.Insts = std::move(Out);
-}
+void mitigateHazards(MFunction &F) { HazardMitigator(F).run(); }
 
 } // namespace wave::amdgcn

@@ -24,60 +24,18 @@ namespace wave::amdgcn {
 
 namespace {
 
-struct Block {
-  unsigned Begin, End; ///< instruction range [Begin, End)
-  SmallVector<unsigned, 2> Succs;
+/// A block of the CFG with its liveness sets (bits are vreg numbers).
+struct Block : CFGBlock {
   BitVector Use, Def, LiveIn, LiveOut;
 };
 
-bool endsFlow(const MInst &MI) {
-  return MI.Op == "s_branch" || MI.Op == "s_endpgm";
-}
-
 } // namespace
-
-/// Blocks of \p F: split at labels and after branches.
-static std::vector<Block> buildBlocks(const MFunction &F) {
-  std::vector<Block> Blocks;
-  DenseMap<int64_t, unsigned> LabelBlock;
-  unsigned Start = 0;
-  auto Close = [&](unsigned End) {
-    if (End > Start || Blocks.empty())
-      Blocks.push_back({Start, End, {}, {}, {}, {}, {}});
-    Start = End;
-  };
-  for (unsigned I = 0; I < F.Insts.size(); ++I) {
-    const MInst &MI = F.Insts[I];
-    if (MI.Kind == InstKind::Label && I != Start)
-      Close(I);
-    if (MI.Kind == InstKind::Label)
-      LabelBlock[MI.Ops[0].Value] = unsigned(Blocks.size());
-    if (MI.Kind == InstKind::Branch || MI.Op == "s_endpgm")
-      Close(I + 1);
-  }
-  Close(unsigned(F.Insts.size()));
-  for (unsigned B = 0; B < Blocks.size(); ++B) {
-    Block &Bl = Blocks[B];
-    if (Bl.End == Bl.Begin) {
-      if (B + 1 < Blocks.size())
-        Bl.Succs.push_back(B + 1);
-      continue;
-    }
-    const MInst &Last = F.Insts[Bl.End - 1];
-    if (Last.Kind == InstKind::Branch) {
-      auto It = LabelBlock.find(Last.Ops[0].Value);
-      if (It != LabelBlock.end())
-        Bl.Succs.push_back(It->second);
-    }
-    if (!endsFlow(Last) && B + 1 < Blocks.size())
-      Bl.Succs.push_back(B + 1);
-  }
-  return Blocks;
-}
 
 Error allocateRegisters(MFunction &F) {
   unsigned NV = unsigned(F.VRegs.size());
-  std::vector<Block> Blocks = buildBlocks(F);
+  std::vector<Block> Blocks;
+  for (CFGBlock &B : buildCFG(F))
+    Blocks.push_back({std::move(B), {}, {}, {}, {}});
   for (Block &B : Blocks) {
     B.Use.resize(NV), B.Def.resize(NV), B.LiveIn.resize(NV),
         B.LiveOut.resize(NV);

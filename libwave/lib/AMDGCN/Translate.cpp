@@ -61,6 +61,9 @@ constexpr unsigned NumAnalysisRegs = 260;
 constexpr unsigned MaxCallDepth = 8;  // ISA.md §4.16
 constexpr unsigned MaxFrames = 32;    // ISA.md §4.15
 constexpr uint32_t DefaultLocalMemory = 16384; // ISA.md §4.1
+/// Inlining can multiply a kernel's size (8 levels of calls); past this many
+/// WAVE instructions the kernel is refused rather than translated slowly.
+constexpr size_t MaxInlinedOps = 1 << 17;
 
 /// What an entry of the flattened kernel stands for.
 enum class WOpKind : uint8_t {
@@ -521,7 +524,9 @@ private:
   uint32_t hiddenLoad(unsigned Offset);
   unsigned hiddenBase() const { return (8 + 4 * NumParams + 7) & ~7u; }
   void setPredicate(unsigned Idx, unsigned Pd, uint32_t Result);
-  void fdiv(uint32_t Dst, MOperand Num, uint32_t Den);
+  /// Correctly rounded f32 division; with \p ZeroDenIsInf, a zero
+  /// denominator of either sign gives +inf (ISA.md D10, `fdiv` only).
+  void fdiv(uint32_t Dst, MOperand Num, uint32_t Den, bool ZeroDenIsInf);
   uint32_t fsqrt(uint32_t X);
   void udivmod(uint32_t Q, uint32_t R, uint32_t UA, uint32_t UB);
   uint32_t pairIn(unsigned Idx, unsigned Reg);
@@ -553,6 +558,9 @@ Error KernelLowering::walk(uint32_t PC, unsigned CallDepth,
     return unsigned(Ops.size() - 1);
   };
   while (true) {
+    if (Ops.size() > MaxInlinedOps)
+      return err(K.Name, PC, "more than " + Twine(MaxInlinedOps) +
+                                 " instructions once calls are inlined");
     if (PC >= K.CodeSize) {
       if (CallDepth > 0)
         return err(K.Name, PC, "a called function runs past the end of the "
@@ -1193,7 +1201,8 @@ void KernelLowering::setPredicate(unsigned Idx, unsigned Pd, uint32_t Result) {
 /// IEEE f32 division Num / Den, correctly rounded (the v_div_scale /
 /// v_div_fmas / v_div_fixup sequence of the CDNA3 and RDNA ISA guides),
 /// with WAVE's rule that any division by ±0 gives +inf (ISA.md §4.7, D10).
-void KernelLowering::fdiv(uint32_t Dst, MOperand Num, uint32_t Den) {
+void KernelLowering::fdiv(uint32_t Dst, MOperand Num, uint32_t Den,
+                          bool ZeroDenIsInf) {
   uint32_t DS = newV(), NS = newV(), R = newV(), E = newV(), Q = newV(),
            Rm = newV(), Res = newV();
   uint32_t Dummy = newMask();
@@ -1210,8 +1219,10 @@ void KernelLowering::fdiv(uint32_t Dst, MOperand Num, uint32_t Den) {
   MInst &Fm = emit("v_div_fmas_f32", {D(Res), U(Rm), U(R), U(Q)});
   Fm.ReadsVCC = true;
   F.UsesVCC = true;
-  uint32_t Fx = newV();
+  uint32_t Fx = ZeroDenIsInf ? newV() : Dst;
   emit("v_div_fixup_f32", {D(Fx), U(Res), U(Den), Num});
+  if (!ZeroDenIsInf)
+    return;
   uint32_t Z = newMask();
   emit("v_cmp_eq_f32_e64", {D(Z), I(0), U(Den)});
   emit("v_cndmask_b32_e64", {D(Dst), U(Fx), I(0x7F800000), U(Z)});
@@ -1816,7 +1827,7 @@ Error KernelLowering::lowerOp(unsigned Idx) {
   case Opcode::Fma:
     return V3("v_fma_f32");
   case Opcode::Fdiv:
-    fdiv(Dst(), U(A()), B());
+    fdiv(Dst(), U(A()), B(), /*ZeroDenIsInf=*/true);
     return Finish();
   case Opcode::Fneg:
     emit("v_xor_b32", {D(Dst()), I(0x80000000), U(A())});
@@ -1854,11 +1865,11 @@ Error KernelLowering::lowerOp(unsigned Idx) {
   }
   case Opcode::Frsqrt: {
     uint32_t R = fsqrt(toV(A()));
-    fdiv(Dst(), I(0x3F800000), R);
+    fdiv(Dst(), I(0x3F800000), R, /*ZeroDenIsInf=*/false);
     return Finish();
   }
   case Opcode::Frcp:
-    fdiv(Dst(), I(0x3F800000), toV(A()));
+    fdiv(Dst(), I(0x3F800000), toV(A()), /*ZeroDenIsInf=*/false);
     return Finish();
   case Opcode::Ffloor:
     return V1("v_floor_f32");
@@ -1881,8 +1892,11 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     uint32_t Ab = newV();
     emit("v_and_b32", {D(Ab), I(0x7FFFFFFF), U(Df)});
     emit("v_cmp_le_f32_e64", {D(C1), I(0x3F000000), U(Ab)});
+    // ±1 with a's sign, else a zero with a's sign (so -0.4 gives -0).
+    uint32_t Zero = newV();
     emit("v_bfi_b32", {D(One), I(0x7FFFFFFF), I(0x3F800000), U(A())});
-    emit("v_cndmask_b32_e64", {D(Adj), I(0), U(One), U(C1)});
+    emit("v_and_b32", {D(Zero), I(0x80000000), U(A())});
+    emit("v_cndmask_b32_e64", {D(Adj), U(Zero), U(One), U(C1)});
     emit("v_add_f32", {D(Dst()), U(Tr), U(Adj)});
     return Finish();
   }
@@ -2446,7 +2460,8 @@ Error KernelLowering::lower(KernelDesc &Desc) {
       bool Used = false;
       for (unsigned Idx = 0; Idx < Ops.size() && !Used; ++Idx)
         for (auto &[UR, Ds] : OpUses[Idx])
-          if ((UR & 0xFFFF) == R && is_contained(Ds, R))
+          if ((UR & 0xFFFF) == R && is_contained(Ds, R) &&
+              (!(UR & 0x10000) || defMerges(Idx, R)))
             Used = true;
       if (Used)
         NumParams = R + 1;

@@ -57,6 +57,23 @@ struct GCNTarget {
   const char *AcquireSystem;
   const char *ReleaseAgent;
   const char *ReleaseSystem;
+
+  // Hazard rules the hardware does not interlock (LLVM 22's
+  // GCNHazardRecognizer and AMDGPUWaitSGPRHazards; CDNA3 ISA §4.5).
+  /// Wait states between a VALU write of an SGPR or VCC and a VALU read of
+  /// it (gfx940 family: 2; 0 = interlocked).
+  unsigned VALUWriteSGPRReadWaitStates;
+  /// A VALU reading a VGPR a transcendental wrote, within 5 VALUs / 1
+  /// transcendental and no memory instruction, waits with
+  /// `s_waitcnt_depctr depctr_va_vdst(0)` (GFX11 VALUTransUseHazard).
+  bool VALUTransUseHazard;
+  /// SGPRs a VALU has read get `s_wait_alu` before a read of a newer SALU
+  /// (sa_sdst) or VALU (va_sdst, va_vcc) write (GFX12 SGPR read hazards).
+  bool SGPRReadHazards;
+  /// Lower bound of `.amdhsa_next_free_sgpr`: 16 where the hardware writes
+  /// 16 user SGPRs in wave32 whatever the kernel asks for
+  /// (UserSGPRInit16Bug, gfx1100).
+  unsigned MinSGPRs;
 };
 
 /// Every processor wavetools knows, in the order `--help` lists them.
