@@ -30,7 +30,8 @@ namespace wave::amdgcn {
 #define GFX12_SPELL "v_add_nc_u32", "v_sub_nc_u32", " th:TH_ATOMIC_RETURN", \
     "ds_cmpstore_rtn_b32", true, false
 
-// Hazard rules: VALU-SGPR wait states, TransUse, SGPR read hazards, min SGPRs.
+// Hazard rules: VALU-SGPR wait states, TransUse, SGPR read hazards, min SGPRs;
+// then the LDS bytes per workgroup (CDNA3/CDNA4/RDNA ISA guides "LDS").
 #define GFX940_HAZ 2, false, false, 0
 #define GFX90A_HAZ 0, false, false, 0
 #define GFX1100_HAZ 0, true, false, 16
@@ -39,17 +40,17 @@ namespace wave::amdgcn {
 static const GCNTarget Targets[] = {
     // Name   Gen   Wave VGPR SGPR Gran Accum Packed Bus Lit SplitBar ArchSGPR Supported
     {"gfx942", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, false, true,
-     GFX9_SPELL, GFX940_MM, GFX940_HAZ},
+     GFX9_SPELL, GFX940_MM, GFX940_HAZ, 65536},
     {"gfx950", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, false, true,
-     GFX9_SPELL, GFX940_MM, GFX940_HAZ},
+     GFX9_SPELL, GFX940_MM, GFX940_HAZ, 163840},
     {"gfx90a", GCNGen::GFX9, 64, 256, 100, 8, true, true, 1, false, false, false, true,
-     GFX90A_SPELL, GFX90A_MM, GFX90A_HAZ},
+     GFX90A_SPELL, GFX90A_MM, GFX90A_HAZ, 65536},
     {"gfx1100", GCNGen::GFX11, 32, 256, 104, 8, false, true, 2, true, false, false, true,
-     GFX11_SPELL, GFX11_MM, GFX1100_HAZ},
+     GFX11_SPELL, GFX11_MM, GFX1100_HAZ, 65536},
     {"gfx1200", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true, true,
-     GFX12_SPELL, GFX12_MM, GFX12_HAZ},
+     GFX12_SPELL, GFX12_MM, GFX12_HAZ, 65536},
     {"gfx1250", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true, true,
-     GFX12_SPELL, GFX12_MM, GFX12_HAZ},
+     GFX12_SPELL, GFX12_MM, GFX12_HAZ, 65536},
 };
 
 ArrayRef<GCNTarget> allTargets() { return Targets; }

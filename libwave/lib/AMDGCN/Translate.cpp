@@ -63,7 +63,7 @@ constexpr unsigned MaxFrames = 32;    // ISA.md §4.15
 constexpr uint32_t DefaultLocalMemory = 16384; // ISA.md §4.1
 /// Inlining can multiply a kernel's size (8 levels of calls); past this many
 /// WAVE instructions the kernel is refused rather than translated slowly.
-constexpr size_t MaxInlinedOps = 1 << 17;
+constexpr size_t MaxInlinedOps = 1 << 14;
 
 /// What an entry of the flattened kernel stands for.
 enum class WOpKind : uint8_t {
@@ -1189,9 +1189,9 @@ uint32_t KernelLowering::specialReg(unsigned Idx, bool Scalar) {
 void KernelLowering::setPredicate(unsigned Idx, unsigned Pd, uint32_t Result) {
   uint32_t P = defP(Idx, Pd);
   if (defMerges(Idx, PredBase + (Pd & 3))) {
-    uint32_t Old = useP(Idx, Pd);
+    // A merging definition shares its web, so its vreg, with the old value.
     uint32_t Keep = newMask();
-    emit(m("s_andn2"), {D(Keep), U(Old), ExecU()});
+    emit(m("s_andn2"), {D(Keep), U(P), ExecU()});
     emit(m("s_or"), {D(P), U(Keep), U(Result)});
   } else {
     emit(m("s_mov"), {D(P), U(Result)});
@@ -2293,8 +2293,11 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     // every lane enabled, then write the active lanes.
     uint32_t Save = newMask(), Lane = 0, SL = newV(), Addr = newV(),
              Tmp = newV(), Valid = newMask();
-    uint32_t Src = toV(A()), Sel = B();
+    // A uniform source is copied with every lane enabled, so lanes past the
+    // workgroup's end hold it too (formats/amdgcn-abi.md).
+    uint32_t SrcS = A(), Sel = B();
     emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    uint32_t Src = toV(SrcS);
     if (Op != Opcode::WaveShuffle)
       Lane = laneId();
     switch (Op) {
@@ -2523,6 +2526,14 @@ Error KernelLowering::lower(KernelDesc &Desc) {
         if (D2 < NumAnalysisRegs)
           EntryObserved[D2] = 1;
     }
+  // Every lane gets the initial values, also lanes past the workgroup's
+  // end, which a wave_shuffle may read (ISA.md §4.14).
+  uint32_t SavedExec = 0;
+  for (unsigned R = 0; R < PredBase && !SavedExec; ++R)
+    if (EntryObserved[R] && !isS(vregOfWeb(find(R)))) {
+      SavedExec = newMask();
+      emit(m("s_or_saveexec"), {D(SavedExec), I(-1)});
+    }
   for (unsigned R = 0; R < NumAnalysisRegs; ++R) {
     unsigned Web = find(R);
     if (!EntryObserved[R])
@@ -2542,6 +2553,8 @@ Error KernelLowering::lower(KernelDesc &Desc) {
       emit(isS(V) ? "s_mov_b32" : "v_mov_b32", {D(V), I(0)});
     }
   }
+  if (SavedExec)
+    emit(m("s_mov"), {ExecD(), U(SavedExec)});
   // MMA fragments start as zeros (ISA.md §4.18).
   for (const WOp &O : Ops) {
     SmallVector<unsigned, 3> Ids;
@@ -2564,6 +2577,10 @@ Error KernelLowering::lower(KernelDesc &Desc) {
   // every wave clears all of it with every lane enabled, then a barrier.
   uint32_t LocalSize =
       K.LocalMemorySize ? K.LocalMemorySize : (UsesLocal ? DefaultLocalMemory : 0);
+  if (LocalSize > T.MaxLDSBytes)
+    return err(K.Name, 0, "local memory of " + Twine(LocalSize) +
+                              " bytes exceeds the " + Twine(T.MaxLDSBytes) +
+                              " bytes of LDS a workgroup has on " + T.Name);
   LocalSize = (LocalSize + 15) & ~15u;
   Desc.GroupSegmentSize = LocalSize;
   if (UsesLocal && LocalSize) {

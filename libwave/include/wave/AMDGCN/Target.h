@@ -74,6 +74,8 @@ struct GCNTarget {
   /// 16 user SGPRs in wave32 whatever the kernel asks for
   /// (UserSGPRInit16Bug, gfx1100).
   unsigned MinSGPRs;
+  /// Local data share bytes one workgroup may allocate (group segment).
+  unsigned MaxLDSBytes;
 };
 
 /// Every processor wavetools knows, in the order `--help` lists them.
