@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 using namespace wave;
 using namespace wave::amdgcn;
 
@@ -68,6 +70,95 @@ TEST(AMDGCNTranslate, UniformLoopCounterIsScalar) {
   EXPECT_NE(S.find("s_add_u32"), std::string::npos) << S;
   EXPECT_NE(S.find("s_cmp_ge_i32"), std::string::npos) << S;
   EXPECT_EQ(S.find("v_cmp_ge_i32"), std::string::npos) << S;
+}
+
+// A uniform loop inside a divergent if: every lane that runs the loop runs
+// each iteration, so a counter the loop alone reads stays scalar.
+TEST(AMDGCNTranslate, UniformLoopInDivergentIfKeepsScalarCounter) {
+  std::string S = translate(R"(.kernel k
+.registers 8
+.param out, buffer, u32, write
+    mov r1, sr_thread_id_x
+    mov_imm r3, 1
+    mov_imm r4, 10
+    icmp_lt p2, r1, r4
+    if p2
+        mov_imm r2, 0
+        loop
+            iadd r2, r2, r3
+            icmp_ge p1, r2, r4
+            break p1
+        endloop
+        device_store_u32 r0, r1
+    endif
+    halt
+.end
+)",
+                            "gfx942");
+  EXPECT_NE(S.find("s_add_u32"), std::string::npos) << S;
+  EXPECT_NE(S.find("s_cmp_ge_i32"), std::string::npos) << S;
+  EXPECT_EQ(S.find("v_cmp_ge_i32"), std::string::npos) << S;
+}
+
+// The same loop, but the counter is read after the divergent if: lanes that
+// skipped the if still hold the value from before it.
+TEST(AMDGCNTranslate, CounterReadAfterDivergentIfIsVector) {
+  std::string S = translate(R"(.kernel k
+.registers 8
+.param out, buffer, u32, write
+    mov r1, sr_thread_id_x
+    mov_imm r3, 1
+    mov_imm r4, 10
+    mov_imm r2, 0
+    icmp_lt p2, r1, r4
+    if p2
+        loop
+            iadd r2, r2, r3
+            icmp_ge p1, r2, r4
+            break p1
+        endloop
+    endif
+    device_store_u32 r0, r2
+    halt
+.end
+)",
+                            "gfx942");
+  EXPECT_EQ(S.find("s_add_u32"), std::string::npos) << S;
+  EXPECT_NE(S.find("v_cmp_ge_i32"), std::string::npos) << S;
+}
+
+// Linear scan lets a 32-bit result take the register of a source the same
+// instruction reads for the last time, except for s_*_saveexec, which
+// writes its result before it reads its source.
+TEST(AMDGCNRegAlloc, ResultTakesDyingSourceRegister) {
+  std::string S = translate(R"(.kernel k
+.registers 8
+.param out, buffer, f32, write
+    mov r1, sr_thread_id_x
+    cvt_f32_u32 r2, r1
+    fmul r3, r2, r2
+    fadd r4, r3, r2
+    mov_imm r5, 3
+    icmp_lt p1, r1, r5
+    if p1
+        device_store_u32 r0, r4
+    endif
+    halt
+.end
+)",
+                            "gfx1100");
+  std::smatch M;
+  // r2 dies at the fadd, whose result r4 takes its register.
+  ASSERT_TRUE(std::regex_search(
+      S, M, std::regex("v_add_f32 (v[0-9]+), v[0-9]+, (v[0-9]+)\n")))
+      << S;
+  EXPECT_EQ(M[1], M[2]) << S;
+  // The if's condition dies at the s_and_saveexec, yet the saved mask does
+  // not take its register.
+  ASSERT_TRUE(std::regex_search(
+      S, M, std::regex("s_and_saveexec_b32 (s[0-9]+), (s[0-9]+)\n")))
+      << S;
+  EXPECT_NE(M[1], M[2]) << S;
 }
 
 // A value defined in a divergent if and used after it merges with the

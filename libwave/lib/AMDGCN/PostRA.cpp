@@ -495,6 +495,10 @@ unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
   for (unsigned K : Reads)
     if (K >= SGPRKey && K < SGPRKey + 128)
       SReads.push_back(K);
+  SmallVector<unsigned, 4> VReads;
+  for (unsigned K : Reads)
+    if (K < SGPRKey)
+      VReads.push_back(K);
   SmallVector<unsigned, 2> LaneSelect;
   if (Lane && !MI.Ops.empty())
     regKeys(F, MI.Ops.back(), LaneSelect);
@@ -531,6 +535,9 @@ unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
     // VALU writes VGPR -> v_readlane reads it: 1 (gfx90a+).
     if (Op.starts_with("v_readlane") && Hit(Reads))
       Require(1, Dist);
+    // VALU writes VGPR -> DPP reads it: 2.
+    if (Op.ends_with("_dpp") && Hit(VReads))
+      Require(2, Dist);
   }
   return Need;
 }

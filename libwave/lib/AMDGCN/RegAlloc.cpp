@@ -85,22 +85,46 @@ Error allocateRegisters(MFunction &F) {
       }
     }
   }
-  // Intervals.
+  // Intervals [Start, End] in instruction positions. StartsAtDef: the
+  // interval begins at an instruction that only writes the register;
+  // EndsAtUse: it ends at one that only reads it (and it is not live
+  // beyond). Such a pair may share a register at that instruction, which
+  // reads its sources before it writes its results.
   std::vector<int> Start(NV, INT32_MAX), End(NV, -1);
-  auto Touch = [&](unsigned R, int P) {
-    Start[R] = std::min(Start[R], P);
-    End[R] = std::max(End[R], P);
+  std::vector<char> StartsAtDef(NV, 0), EndsAtUse(NV, 0);
+  auto Touch = [&](unsigned R, int P, bool OnlyDef, bool OnlyUse) {
+    if (P < Start[R])
+      Start[R] = P, StartsAtDef[R] = OnlyDef;
+    else if (P == Start[R])
+      StartsAtDef[R] &= OnlyDef;
+    if (P > End[R])
+      End[R] = P, EndsAtUse[R] = OnlyUse;
+    else if (P == End[R])
+      EndsAtUse[R] &= OnlyUse;
   };
   for (Block &B : Blocks) {
     for (unsigned R : B.LiveIn.set_bits())
-      Touch(R, int(B.Begin));
+      Touch(R, int(B.Begin), false, false);
     for (unsigned R : B.LiveOut.set_bits())
-      Touch(R, int(B.End) - 1 < int(B.Begin) ? int(B.Begin) : int(B.End) - 1);
-    for (unsigned I = B.Begin; I < B.End; ++I)
+      Touch(R, int(B.End) - 1 < int(B.Begin) ? int(B.Begin) : int(B.End) - 1,
+            false, false);
+    for (unsigned I = B.Begin; I < B.End; ++I) {
+      // s_*_saveexec writes its result before it reads its source (ISA
+      // pseudocode: D = EXEC; EXEC = S0 op EXEC).
+      bool WritesFirst = StringRef(F.Insts[I].Op).contains("saveexec");
       for (const MOperand &O : F.Insts[I].Ops)
         if (O.K == MOperand::VReg)
-          Touch(O.Reg, int(I));
+          Touch(O.Reg, int(I),
+                O.IsDef && !O.IsUse && O.Sub < 0 && !WritesFirst,
+                O.IsUse && !O.IsDef);
+    }
   }
+  // A register also written by the instruction that reads it last stays
+  // busy there (both operands name it).
+  for (unsigned I = 0; I < F.Insts.size(); ++I)
+    for (const MOperand &O : F.Insts[I].Ops)
+      if (O.K == MOperand::VReg && O.IsDef && End[O.Reg] == int(I))
+        EndsAtUse[O.Reg] = 0;
   // Linear scan.
   std::vector<unsigned> Order;
   for (unsigned R = 0; R < NV; ++R)
@@ -115,6 +139,9 @@ Error allocateRegisters(MFunction &F) {
   });
   const GCNTarget &T = *F.T;
   std::vector<int> BusyV(T.MaxVGPRs, -1), BusyS(T.MaxSGPRs, -1);
+  // Per physical register: whether the interval that holds it last ends at
+  // an instruction that only reads it, and how wide that interval is.
+  std::vector<char> FreedAtV(T.MaxVGPRs, 0), FreedAtS(T.MaxSGPRs, 0);
   struct FixedIv {
     bool Vec;
     int Phys, Width, S, E;
@@ -129,14 +156,20 @@ Error allocateRegisters(MFunction &F) {
     VRegInfo &VI = F.VRegs[R];
     bool Vec = isVector(VI.Class);
     std::vector<int> &Busy = Vec ? BusyV : BusyS;
+    std::vector<char> &FreedAt = Vec ? FreedAtV : FreedAtS;
     int W = int(regWidth(VI.Class));
     int Phys = VI.Fixed;
+    // 32-bit results may take a 32-bit source's register at the
+    // instruction that reads it last (tuples never overlap: some 64-bit
+    // operations must not partially overlap their sources).
+    bool MayReuse = W == 1 && StartsAtDef[R];
     if (Phys < 0) {
       int Align = W == 1 ? 1 : (!Vec && W == 4) ? 4 : 2;
       for (int P = 0; P + W <= int(Busy.size()); P += Align) {
         bool Free = true;
         for (int K = 0; K < W && Free; ++K)
-          if (Busy[P + K] >= Start[R])
+          if (Busy[P + K] > Start[R] ||
+              (Busy[P + K] == Start[R] && !(MayReuse && FreedAt[P + K])))
             Free = false;
         for (const FixedIv &FI : Fixed)
           if (Free && FI.Vec == Vec && FI.Phys < P + W && P < FI.Phys + FI.Width &&
@@ -155,8 +188,13 @@ Error allocateRegisters(MFunction &F) {
             unsigned(Busy.size()), Vec ? "VGPRs" : "SGPRs");
     }
     VI.Phys = Phys;
-    for (int K = 0; K < W; ++K)
+    for (int K = 0; K < W; ++K) {
+      if (End[R] > Busy[Phys + K])
+        FreedAt[Phys + K] = W == 1 && EndsAtUse[R];
+      else if (End[R] == Busy[Phys + K])
+        FreedAt[Phys + K] = 0;
       Busy[Phys + K] = std::max(Busy[Phys + K], End[R]);
+    }
     if (Vec)
       MaxV = std::max(MaxV, unsigned(Phys + W));
     else

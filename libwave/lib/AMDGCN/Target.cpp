@@ -23,12 +23,14 @@ namespace wave::amdgcn {
     "buffer_gl1_inv\nbuffer_gl0_inv", "", ""
 #define GFX12_MM "global_inv scope:SCOPE_SE", "global_inv scope:SCOPE_DEV", \
     "global_inv scope:SCOPE_SYS", "", "global_wb scope:SCOPE_SYS"
-#define GFX9_SPELL "v_add_u32", "v_sub_u32", " sc0", "ds_cmpst_rtn_b32", false, true
-#define GFX90A_SPELL "v_add_u32", "v_sub_u32", " glc", "ds_cmpst_rtn_b32", false, true
+#define GFX9_SPELL "v_add_u32", "v_sub_u32", " sc0", "ds_cmpst_rtn_b32", false, \
+    true, true
+#define GFX90A_SPELL "v_add_u32", "v_sub_u32", " glc", "ds_cmpst_rtn_b32", false, \
+    true, true
 #define GFX11_SPELL "v_add_nc_u32", "v_sub_nc_u32", " glc", "ds_cmpstore_rtn_b32", \
-    true, false
+    true, false, false
 #define GFX12_SPELL "v_add_nc_u32", "v_sub_nc_u32", " th:TH_ATOMIC_RETURN", \
-    "ds_cmpstore_rtn_b32", true, false
+    "ds_cmpstore_rtn_b32", true, false, false
 
 // Hazard rules: VALU-SGPR wait states, TransUse, SGPR read hazards, min SGPRs;
 // then the LDS bytes per workgroup (CDNA3/CDNA4/RDNA ISA guides "LDS").

@@ -29,6 +29,7 @@
 
 #include "wave/ISA/ISA.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -352,7 +353,16 @@ private:
   std::vector<char> WebDivergent; ///< indexed by root def id.
   std::vector<char> WebScalar;    ///< root def id: lives in an SGPR.
   std::vector<char> DefMerges;    ///< def id: partial def, merges.
+  /// Merging def id: the innermost region holding the def and every use it
+  /// reaches. Lanes that ran the def and lanes that did not meet only at
+  /// those uses, so the value stays uniform when every region between the
+  /// def and this one keeps its lanes together.
+  std::vector<int> DefScope;
   std::map<unsigned, uint32_t> WebVReg; ///< root def id -> vreg.
+  std::vector<unsigned> WebNumDefs;     ///< root def id -> its defs.
+  /// vreg of a web -> (tuple vreg, part): the web lives in one register of
+  /// a tuple a single wide load writes (applyTupleParts()).
+  DenseMap<uint32_t, std::pair<uint32_t, int8_t>> TupleParts;
   unsigned NumParams = 0;
   bool UsesLocal = false;
 
@@ -378,7 +388,28 @@ private:
   Error lowerOp(unsigned Idx);
   Error lowerControl(unsigned Idx);
   Error lowerCallMarker(unsigned Idx);
+  bool loadsIntoTuple(unsigned Idx);
+  uint32_t inclusiveScan(StringRef Name, int64_t Identity, uint32_t Src,
+                         uint32_t Active);
+  void applyTupleParts();
 
+  /// The innermost region enclosing both \p A and \p B (-1: top level).
+  int commonRegion(int A, int B) const {
+    auto Depth = [&](int R) {
+      unsigned N = 0;
+      for (; R >= 0; R = Regions[R].Parent)
+        ++N;
+      return N;
+    };
+    unsigned DA = Depth(A), DB = Depth(B);
+    for (; DA > DB; --DA)
+      A = Regions[A].Parent;
+    for (; DB > DA; --DB)
+      B = Regions[B].Parent;
+    while (A != B)
+      A = Regions[A].Parent, B = Regions[B].Parent;
+    return A;
+  }
   unsigned find(unsigned X) {
     while (UF[X] != X)
       X = UF[X] = UF[UF[X]];
@@ -838,6 +869,7 @@ void KernelLowering::buildWebs() {
   UF.resize(Defs.size());
   std::iota(UF.begin(), UF.end(), 0u);
   DefMerges.assign(Defs.size(), 0);
+  DefScope.assign(Defs.size(), -1);
   // Uses reached by each def.
   std::vector<SmallVector<unsigned, 4>> Reached(Defs.size());
   for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
@@ -866,6 +898,10 @@ void KernelLowering::buildWebs() {
       if (Local)
         continue;
       DefMerges[D] = 1;
+      int Scope = O.Region;
+      for (unsigned U : Reached[D])
+        Scope = commonRegion(Scope, Ops[U].Region);
+      DefScope[D] = Scope;
       unsigned R = Defs[D].Reg;
       for (auto &[UR, Ds] : OpUses[Idx])
         if ((UR & 0xFFFF) == R)
@@ -873,6 +909,9 @@ void KernelLowering::buildWebs() {
             unite(D, Old);
     }
   }
+  WebNumDefs.assign(Defs.size(), 0);
+  for (unsigned D = 0; D < Defs.size(); ++D)
+    ++WebNumDefs[find(D)];
 }
 
 void KernelLowering::uniformity() {
@@ -883,8 +922,10 @@ void KernelLowering::uniformity() {
         return WebDivergent[find(Ds.front())] != 0;
     return false;
   };
-  auto RegionUniform = [&](int R) {
-    for (; R >= 0; R = Regions[R].Parent)
+  // Whether every region from \p R up to (not including) its ancestor
+  // \p Scope keeps all its lanes together.
+  auto RegionUniformBelow = [&](int R, int Scope) {
+    for (; R >= 0 && R != Scope; R = Regions[R].Parent)
       if (!Regions[R].Uniform)
         return false;
     return true;
@@ -976,8 +1017,8 @@ void KernelLowering::uniformity() {
       }
       for (unsigned D : OpDefs[Idx]) {
         bool DD = Div;
-        if (DefMerges[D] &&
-            (O.I.isPredicated() || !RegionUniform(O.Region)))
+        if (DefMerges[D] && (O.I.isPredicated() ||
+                             !RegionUniformBelow(O.Region, DefScope[D])))
           DD = true;
         if (DD)
           Mark(find(D));
@@ -2228,6 +2269,15 @@ Error KernelLowering::lowerOp(unsigned Idx) {
   if (Load || Store) {
     bool Device = Op >= Opcode::DeviceLoadU8;
     uint32_t Addr = vaddr(Idx, In.Rs1);
+    if (Load && Device && loadsIntoTuple(Idx)) {
+      unsigned N = memRegs(Op);
+      uint32_t Tuple = F.newVReg(N == 4 ? RegClass::V128 : RegClass::V64);
+      emit(N == 4 ? "global_load_dwordx4" : "global_load_dwordx2",
+           {D(Tuple), U(Addr), U(Base)});
+      for (unsigned K2 = 0; K2 < N; ++K2)
+        TupleParts[def(Idx, In.Rd + K2)] = {Tuple, int8_t(K2)};
+      return Finish();
+    }
     const char *Name = memMnemonic(Op);
     for (unsigned K2 = 0; K2 < memRegs(Op); ++K2) {
       std::string Off = K2 ? (" offset:" + Twine(4 * K2)).str() : "";
@@ -2372,38 +2422,45 @@ Error KernelLowering::lowerOp(unsigned Idx) {
   case Opcode::WaveReduceAdd:
   case Opcode::WaveReduceMin:
   case Opcode::WaveReduceMax: {
-    // Iterate over the active lanes in ascending order (exact for the
-    // wrapping sum and for the exclusive scan's lane order).
-    uint32_t Rem = newMask(), Acc = newS(), L = newS(), V = newS();
-    uint32_t Src = toV(A());
+    // A DPP scan with every lane enabled; lanes that are not active hold
+    // the operation's identity, so they add nothing (AMD "CDNA3 ISA" and
+    // "RDNA3 ISA", Data Parallel Processing).
+    const char *Name = Op == Opcode::WaveReduceMin   ? "v_min_u32"
+                       : Op == Opcode::WaveReduceMax ? "v_max_u32"
+                                                     : T.VAddU32;
+    int64_t Identity = Op == Opcode::WaveReduceMin ? -1 : 0;
+    uint32_t Save = newMask();
+    uint32_t Src = A();
+    emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    uint32_t Scan = inclusiveScan(Name, Identity, Src, Save);
     uint32_t Dd = Dst();
-    unsigned Loop = F.newLabel(), Done = F.newLabel();
-    emit(m("s_mov"), {D(Rem), ExecU()});
-    emit("s_mov_b32", {D(Acc), I(Op == Opcode::WaveReduceMin ? -1 : 0)});
-    branch("s_cbranch_execz", Done);
-    label(Loop);
-    emit(T.WaveSize == 64 ? "s_ff1_i32_b64" : "s_ff1_i32_b32",
-         {D(L), U(Rem)});
-    emit("v_readlane_b32", {D(V), U(Src), U(L)});
-    if (Op == Opcode::WavePrefixSum) {
-      emit("s_mov_b32", {MOperand::hw(HwReg::M0, true, false), U(L)});
-      emit("v_writelane_b32",
-           {D(Dd), U(Acc), MOperand::hw(HwReg::M0, false, true)})
-          .Ops[0]
-          .IsUse = true; // other lanes keep their value
+    if (Op != Opcode::WavePrefixSum) {
+      uint32_t Last = isS(Dd) ? Dd : newS();
+      emit("v_readlane_b32", {D(Last), U(Scan), I(T.WaveSize - 1)});
+      emit(m("s_mov"), {ExecD(), U(Save)});
+      if (Last != Dd)
+        emit("v_mov_b32", {D(Dd), U(Last)});
+      return Finish();
     }
-    emit(Op == Opcode::WaveReduceMin   ? "s_min_u32"
-         : Op == Opcode::WaveReduceMax ? "s_max_u32"
-                                       : "s_add_u32",
-         {D(Acc), U(Acc), U(V)});
-    uint32_t Bit = newMask();
-    emit(T.WaveSize == 64 ? "s_lshl_b64" : "s_lshl_b32",
-         {D(Bit), I(1), U(L)});
-    emit(m("s_andn2"), {D(Rem), U(Rem), U(Bit)}); // SCC: lanes left
-    branch("s_cbranch_scc1", Loop);
-    label(Done);
-    if (Op != Opcode::WavePrefixSum)
-      emit(isS(Dd) ? "s_mov_b32" : "v_mov_b32", {D(Dd), U(Acc)});
+    // Exclusive: the inclusive scan one lane up, 0 in lane 0. Written with
+    // every lane enabled unless the other lanes' old values are still
+    // needed.
+    bool Merges = isS(Dd) || defMerges(Idx, In.Rd);
+    uint32_t Excl = Merges ? newV() : Dd;
+    if (T.DPPRowBroadcast) {
+      emit("v_mov_b32_dpp", {D(Excl), U(Scan)},
+           " wave_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1");
+    } else {
+      // Within each row of 16 lanes, then lane 16 takes lane 15.
+      emit("v_mov_b32_dpp", {D(Excl), U(Scan)},
+           " row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1");
+      uint32_t S15 = newS();
+      emit("v_readlane_b32", {D(S15), U(Scan), I(15)});
+      emit("v_writelane_b32", {D(Excl), U(S15), I(16)}).Ops[0].IsUse = true;
+    }
+    emit(m("s_mov"), {ExecD(), U(Save)});
+    if (Merges)
+      emit("v_mov_b32", {D(Dd), U(Excl)});
     return Finish();
   }
   default:
@@ -2612,11 +2669,84 @@ Error KernelLowering::lower(KernelDesc &Desc) {
       return E;
   label(EndLabel);
   emit("s_endpgm", {}).Kind = InstKind::Other;
+  applyTupleParts();
 
   Desc.NumParams = NumParams;
   Desc.KernargSize = H + 24;
   Desc.UsesHidden = true;
   return Error::success();
+}
+
+/// The inclusive scan of \p Src under the VOP2 operation \p Name over a
+/// whole wave, lanes outside \p Active holding \p Identity: Hillis-Steele
+/// steps of 1, 2, 4 and 8 lanes within each row of 16 (DPP `row_shr`, a
+/// lane with no source lane is not written), then across rows (GFX9
+/// `row_bcast:15` and `row_bcast:31`; GFX10+ `v_permlanex16_b32`, which
+/// gives each lane lane 15 of the other row). EXEC must be all lanes. The
+/// result is a new VGPR; lane W-1 holds the reduction.
+uint32_t KernelLowering::inclusiveScan(StringRef Name, int64_t Identity,
+                                       uint32_t Src, uint32_t Active) {
+  uint32_t Scan = newV();
+  emit("v_cndmask_b32_e64", {D(Scan), I(Identity), U(Src), U(Active)});
+  std::string Dpp = (Name + "_dpp").str();
+  auto Step = [&](uint32_t From, StringRef Ctrl) {
+    MInst &MI = emit(Dpp, {D(Scan), U(From), U(Scan)},
+                     (" " + Ctrl + " bank_mask:0xf").str());
+    MI.Ops[0].IsUse = true; // lanes without a source keep their value
+  };
+  for (unsigned Shift : {1, 2, 4, 8})
+    Step(Scan, ("row_shr:" + Twine(Shift) + " row_mask:0xf").str());
+  if (T.DPPRowBroadcast) {
+    Step(Scan, "row_bcast:15 row_mask:0xa");
+    if (T.WaveSize == 64)
+      Step(Scan, "row_bcast:31 row_mask:0xc");
+    return Scan;
+  }
+  uint32_t Cross = newV();
+  emit("v_permlanex16_b32", {D(Cross), U(Scan), I(-1), I(-1)});
+  Step(Cross, "quad_perm:[0,1,2,3] row_mask:0xa");
+  assert(T.WaveSize == 32 && "wave64 without row_bcast needs permlane64");
+  return Scan;
+}
+
+/// Whether the 64- or 128-bit device load at op \p Idx may write one
+/// register tuple (global_load_dwordx2/x4) that its destination webs then
+/// live in: each destination register exists and its web has this load as
+/// its only definition, so no other write needs the web elsewhere. Device
+/// accesses need no alignment (ISA.md §4.12; ROCm runs these targets in
+/// unaligned access mode, formats/amdgcn-abi.md).
+bool KernelLowering::loadsIntoTuple(unsigned Idx) {
+  const Inst &In = Ops[Idx].I;
+  unsigned N = memRegs(In.Op);
+  if (N < 2 || In.isPredicated())
+    return false;
+  for (unsigned K2 = 0; K2 < N; ++K2) {
+    unsigned R = (In.Rd + K2) & 0xFF;
+    if (!exists(R))
+      return false;
+    unsigned Web = webOfDef(Idx, R);
+    if (WebNumDefs[Web] != 1 || WebScalar[Web])
+      return false;
+  }
+  return true;
+}
+
+/// Rewrites every operand of a web that loadsIntoTuple() placed in a tuple
+/// into that tuple's part.
+void KernelLowering::applyTupleParts() {
+  if (TupleParts.empty())
+    return;
+  for (MInst &MI : F.Insts)
+    for (MOperand &O : MI.Ops) {
+      if (O.K != MOperand::VReg)
+        continue;
+      auto It = TupleParts.find(O.Reg);
+      if (It == TupleParts.end())
+        continue;
+      assert(O.Sub < 0 && "a 32-bit register has no parts");
+      O.Reg = It->second.first;
+      O.Sub = It->second.second;
+    }
 }
 
 Error KernelLowering::run(KernelDesc &Desc) {

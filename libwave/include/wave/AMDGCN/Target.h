@@ -49,6 +49,10 @@ struct GCNTarget {
   const char *DsCmpSwap;    ///< returning LDS compare-and-swap.
   bool DsCmpSwapNewFirst;   ///< its data0 is the new value (GFX11+).
   bool F16ZeroesHigh;       ///< 16-bit VALU results clear bits 31:16.
+  /// DPP has `row_bcast:15`/`row_bcast:31` and `wave_shr:1` (GFX9); without
+  /// them, scans cross rows with `v_permlanex16_b32` (GFX10+, "RDNA3 ISA"
+  /// §DPP16).
+  bool DPPRowBroadcast;
 
   // Memory-model code sequences after the full wait (AMDGPUUsage "Memory
   // Model", as LLVM 22 emits them for fences); lines separated by '\n'.
