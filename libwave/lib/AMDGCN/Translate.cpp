@@ -375,6 +375,10 @@ private:
   bool NeedEndLabel = false;
   std::map<unsigned, std::array<uint32_t, 16>> Frags;
   bool UsesDeviceMemory = false;
+  /// Every wave starts with all its lanes and no lane stops before the
+  /// wave does (see execFull()).
+  bool WavesFull = false;
+  uint32_t LaneIdV = 0; ///< lane ids, computed once at entry (or 0).
   std::map<unsigned, unsigned> CallEndLabels; ///< CallEnd op -> label.
 
   Error flatten();
@@ -389,6 +393,9 @@ private:
   Error lowerControl(unsigned Idx);
   Error lowerCallMarker(unsigned Idx);
   bool loadsIntoTuple(unsigned Idx);
+  bool execFull(unsigned Idx) const;
+  int loopRegionOf(int R) const;
+  bool lastIsCselectOf(uint32_t Mask) const;
   uint32_t inclusiveScan(StringRef Name, int64_t Identity, uint32_t Src,
                          uint32_t Active);
   void applyTupleParts();
@@ -1113,6 +1120,8 @@ uint32_t KernelLowering::hiddenLoad(unsigned Offset) {
 }
 
 uint32_t KernelLowering::laneId() {
+  if (LaneIdV)
+    return LaneIdV;
   uint32_t V = newV();
   emit("v_mbcnt_lo_u32_b32", {D(V), I(-1), I(0)});
   if (T.WaveSize == 64)
@@ -1495,6 +1504,26 @@ Error KernelLowering::lowerControl(unsigned Idx) {
   }
   case Opcode::Break:
   case Opcode::Continue: {
+    int LoopRegion = loopRegionOf(O.Region);
+    if (LoopRegion >= 0 && Regions[LoopRegion].Uniform) {
+      // Every active lane leaves (or continues) together: a branch, with
+      // EXEC left as it is. Right after the uniform compare that made the
+      // condition, SCC already holds it.
+      Frame &Fr = Frames[Regions[LoopRegion].Frame];
+      unsigned Target = In.Op == Opcode::Break ? Fr.Exit : Fr.Mid;
+      uint32_t Cond = useP(Idx, In.Rs1);
+      if (!In.isPredicated() && lastIsCselectOf(Cond)) {
+        branch("s_cbranch_scc1", Target);
+        return Error::success();
+      }
+      uint32_t Lanes = newMask();
+      emit(m("s_and"), {D(Lanes), ExecU(), U(Cond)});
+      if (In.isPredicated())
+        emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+             {D(Lanes), U(Lanes), U(useP(Idx, In.PredReg))});
+      branch("s_cbranch_scc1", Target);
+      return Error::success();
+    }
     int LoopFrame = -1;
     for (auto It = FrameStack.rbegin(); It != FrameStack.rend(); ++It)
       if (Frames[*It].IsLoop) {
@@ -1517,8 +1546,19 @@ Error KernelLowering::lowerControl(unsigned Idx) {
   case Opcode::Endloop: {
     Frame &Fr = Frames[FrameStack.back()];
     label(Fr.Mid);
-    emit(m("s_andn2"), {ExecD(), U(Fr.Entry), U(Fr.Other)});
-    branch("s_cbranch_scc1", Fr.Head);
+    const Region *Loop = nullptr;
+    for (const Region &R : Regions)
+      if (R.Kind == RegionKind::Loop && R.End == Idx)
+        Loop = &R;
+    assert(Loop && "endloop closes a loop region");
+    if (Loop->Uniform) {
+      // No lane has left: go round while any lane is left (a halt may
+      // have removed them all).
+      branch("s_cbranch_execnz", Fr.Head);
+    } else {
+      emit(m("s_andn2"), {ExecD(), U(Fr.Entry), U(Fr.Other)});
+      branch("s_cbranch_scc1", Fr.Head);
+    }
     label(Fr.Exit);
     emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
     FrameStack.pop_back();
@@ -2346,7 +2386,9 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     // A uniform source is copied with every lane enabled, so lanes past the
     // workgroup's end hold it too (formats/amdgcn-abi.md).
     uint32_t SrcS = A(), Sel = B();
-    emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    bool Full = execFull(Idx);
+    if (!Full)
+      emit(m("s_or_saveexec"), {D(Save), I(-1)});
     uint32_t Src = toV(SrcS);
     if (Op != Opcode::WaveShuffle)
       Lane = laneId();
@@ -2366,11 +2408,19 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     }
     emit("v_lshlrev_b32", {D(Addr), I(2), U(SL)});
     emit("ds_bpermute_b32", {D(Tmp), U(Addr), U(Src)});
-    emit(m("s_mov"), {ExecD(), U(Save)});
-    if (Op == Opcode::WaveShuffleUp)
+    if (!Full)
+      emit(m("s_mov"), {ExecD(), U(Save)});
+    if (Op == Opcode::WaveShuffleXor && isS(Sel)) {
+      // lane ^ m < W exactly when m < W (W is a power of two): a uniform
+      // test, and a SALU one (no VALU-written mask for the select to wait
+      // for).
+      emit("s_cmp_lt_u32", {U(Sel), I(T.WaveSize)}).WritesSCC = true;
+      emit(m("s_cselect"), {D(Valid), I(-1), I(0)});
+    } else if (Op == Opcode::WaveShuffleUp) {
       emit("v_cmp_le_u32_e64", {D(Valid), U(Sel), U(Lane)});
-    else
+    } else {
       emit("v_cmp_gt_u32_e64", {D(Valid), I(T.WaveSize), U(SL)});
+    }
     emit("v_cndmask_b32_e64", {D(Dst()), I(0), U(Tmp), U(Valid)});
     return Finish();
   }
@@ -2431,13 +2481,19 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     int64_t Identity = Op == Opcode::WaveReduceMin ? -1 : 0;
     uint32_t Save = newMask();
     uint32_t Src = A();
-    emit(m("s_or_saveexec"), {D(Save), I(-1)});
-    uint32_t Scan = inclusiveScan(Name, Identity, Src, Save);
+    bool Full = execFull(Idx);
+    if (!Full)
+      emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    uint32_t Scan = inclusiveScan(Name, Identity, Src, Full ? 0 : Save);
+    auto RestoreExec = [&]() {
+      if (!Full)
+        emit(m("s_mov"), {ExecD(), U(Save)});
+    };
     uint32_t Dd = Dst();
     if (Op != Opcode::WavePrefixSum) {
       uint32_t Last = isS(Dd) ? Dd : newS();
       emit("v_readlane_b32", {D(Last), U(Scan), I(T.WaveSize - 1)});
-      emit(m("s_mov"), {ExecD(), U(Save)});
+      RestoreExec();
       if (Last != Dd)
         emit("v_mov_b32", {D(Dd), U(Last)});
       return Finish();
@@ -2458,7 +2514,7 @@ Error KernelLowering::lowerOp(unsigned Idx) {
       emit("v_readlane_b32", {D(S15), U(Scan), I(15)});
       emit("v_writelane_b32", {D(Excl), U(S15), I(16)}).Ops[0].IsUse = true;
     }
-    emit(m("s_mov"), {ExecD(), U(Save)});
+    RestoreExec();
     if (Merges)
       emit("v_mov_b32", {D(Dd), U(Excl)});
     return Finish();
@@ -2640,23 +2696,47 @@ Error KernelLowering::lower(KernelDesc &Desc) {
                               " bytes of LDS a workgroup has on " + T.Name);
   LocalSize = (LocalSize + 15) & ~15u;
   Desc.GroupSegmentSize = LocalSize;
-  if (UsesLocal && LocalSize) {
-    uint32_t Save = newMask(), Zero = F.newVReg(RegClass::V128);
+  uint64_t GroupLanes = uint64_t(K.WorkgroupSize[0]) * K.WorkgroupSize[1] *
+                        K.WorkgroupSize[2];
+  WavesFull = GroupLanes > 0 && GroupLanes % T.WaveSize == 0 &&
+              llvm::none_of(Ops, [](const WOp &O) {
+                return O.Kind == WOpKind::Inst && O.I.Op == Opcode::Halt &&
+                       (O.I.isPredicated() || O.Region >= 0);
+              });
+  // Lane ids, for sr_lane_id and the wave shuffles: computed once, in
+  // every lane (shuffles read lanes that are not active).
+  bool NeedsLaneId = llvm::any_of(Ops, [](const WOp &O) {
+    Opcode Op = O.I.Op;
+    return O.Kind == WOpKind::Inst &&
+           ((Op == Opcode::MovSr && O.I.Rs1 == 4) ||
+            Op == Opcode::WaveShuffleUp || Op == Opcode::WaveShuffleDown ||
+            Op == Opcode::WaveShuffleXor);
+  });
+  if (NeedsLaneId) {
+    uint32_t Save = newMask();
     emit(m("s_or_saveexec"), {D(Save), I(-1)});
-    for (unsigned E = 0; E < 4; ++E)
+    LaneIdV = laneId();
+    emit(m("s_mov"), {ExecD(), U(Save)});
+  }
+  if (UsesLocal && LocalSize) {
+    // Each lane clears 16 bytes per instruction from one zero VGPR pair
+    // (ds_write2_b64, both halves from the pair: fewer live VGPRs than a
+    // quad). Offsets are in 8-byte units, at most 255.
+    uint32_t Save = newMask(), Zero = F.newVReg(RegClass::V64);
+    emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    for (unsigned E = 0; E < 2; ++E)
       emit("v_mov_b32", {D(Zero, int8_t(E)), I(0)});
-    uint32_t Lane = laneId();
     uint32_t Addr = newV();
-    emit("v_lshlrev_b32", {D(Addr), I(4), U(Lane)});
+    emit("v_lshlrev_b32", {D(Addr), I(4), U(laneId())});
     unsigned Step = 16 * T.WaveSize, Off = 0;
     for (unsigned Pos = 0; Pos < LocalSize; Pos += Step) {
-      if (Pos - Off > 65535 - Step) {
+      if ((Pos - Off) / 8 + 1 > 255) {
         emit(T.VAddU32, {D(Addr), I(int64_t(Pos - Off)), U(Addr)});
         Off = Pos;
       }
-      MInst &W = emit("ds_write_b128", {U(Addr), U(Zero)},
-                      Pos - Off ? (" offset:" + Twine(Pos - Off)).str() : "");
-      (void)W;
+      unsigned Unit = (Pos - Off) / 8;
+      emit("ds_write2_b64", {U(Addr), U(Zero), U(Zero)},
+           (" offset0:" + Twine(Unit) + " offset1:" + Twine(Unit + 1)).str());
     }
     emit(m("s_mov"), {ExecD(), U(Save)});
     barrier();
@@ -2677,17 +2757,65 @@ Error KernelLowering::lower(KernelDesc &Desc) {
   return Error::success();
 }
 
+/// Whether EXEC holds every lane of the wave at op \p Idx: the workgroup
+/// size is fixed and a multiple of the wave size (no partial waves, no
+/// lanes past the workgroup's end), no `halt` stops only some lanes, the op
+/// is not predicated, and every region around it keeps all lanes together.
+bool KernelLowering::execFull(unsigned Idx) const {
+  if (!WavesFull || Ops[Idx].I.isPredicated())
+    return false;
+  for (int R = Ops[Idx].Region; R >= 0; R = Regions[R].Parent)
+    if (!Regions[R].Uniform)
+      return false;
+  return true;
+}
+
+/// The innermost loop region enclosing region \p R, or -1.
+int KernelLowering::loopRegionOf(int R) const {
+  while (R >= 0 && Regions[R].Kind != RegionKind::Loop)
+    R = Regions[R].Parent;
+  return R;
+}
+
+/// Whether the last instructions emitted are `s_cselect Mask, exec, 0`
+/// (possibly followed by `s_mov Mask, X` of its result), so SCC still says
+/// whether the uniform condition \p Mask holds.
+bool KernelLowering::lastIsCselectOf(uint32_t Mask) const {
+  auto Defines = [](const MInst &MI, StringRef Prefix, uint32_t R) {
+    return StringRef(MI.Op).starts_with(Prefix) && !MI.Ops.empty() &&
+           MI.Ops[0].K == MOperand::VReg && MI.Ops[0].Reg == R &&
+           MI.Ops[0].Sub < 0;
+  };
+  for (auto It = F.Insts.rbegin(); It != F.Insts.rend(); ++It) {
+    if (It->Kind == InstKind::Comment)
+      continue;
+    if (Defines(*It, "s_mov_b", Mask) && It->Ops[1].K == MOperand::VReg &&
+        It->Ops[1].Sub < 0) {
+      Mask = It->Ops[1].Reg;
+      continue;
+    }
+    return Defines(*It, "s_cselect", Mask) && It->Ops.size() == 3 &&
+           It->Ops[1].K == MOperand::Hw && It->Ops[1].H == HwReg::Exec &&
+           It->Ops[2].K == MOperand::Imm && It->Ops[2].Value == 0;
+  }
+  return false;
+}
+
 /// The inclusive scan of \p Src under the VOP2 operation \p Name over a
 /// whole wave, lanes outside \p Active holding \p Identity: Hillis-Steele
 /// steps of 1, 2, 4 and 8 lanes within each row of 16 (DPP `row_shr`, a
 /// lane with no source lane is not written), then across rows (GFX9
 /// `row_bcast:15` and `row_bcast:31`; GFX10+ `v_permlanex16_b32`, which
-/// gives each lane lane 15 of the other row). EXEC must be all lanes. The
-/// result is a new VGPR; lane W-1 holds the reduction.
+/// gives each lane lane 15 of the other row). EXEC must be all lanes;
+/// \p Active 0 says all of them are active. The result is a new VGPR; lane
+/// W-1 holds the reduction.
 uint32_t KernelLowering::inclusiveScan(StringRef Name, int64_t Identity,
                                        uint32_t Src, uint32_t Active) {
   uint32_t Scan = newV();
-  emit("v_cndmask_b32_e64", {D(Scan), I(Identity), U(Src), U(Active)});
+  if (Active)
+    emit("v_cndmask_b32_e64", {D(Scan), I(Identity), U(Src), U(Active)});
+  else
+    emit("v_mov_b32", {D(Scan), U(Src)});
   std::string Dpp = (Name + "_dpp").str();
   auto Step = [&](uint32_t From, StringRef Ctrl) {
     MInst &MI = emit(Dpp, {D(Scan), U(From), U(Scan)},
