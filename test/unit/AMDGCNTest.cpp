@@ -161,6 +161,36 @@ TEST(AMDGCNRegAlloc, ResultTakesDyingSourceRegister) {
   EXPECT_NE(M[1], M[2]) << S;
 }
 
+// With a fixed 256x1x1 workgroup, sr_num_waves is the constant 256 / 64 =
+// 4 (folded through the multiply-add chain), the y and z ids are 0, and no
+// shift by 0 or multiply by 1 is left (peephole identities and constants).
+TEST(AMDGCNPeephole, FixedWorkgroupFoldsSpecialRegisters) {
+  std::string S = translate(R"(.kernel k
+.registers 8
+.workgroup_size 256, 1, 1
+.param out, buffer, u32, write
+    mov r1, sr_num_waves
+    mov r2, sr_wave_id
+    iadd r3, r1, r2
+    mov r4, sr_thread_id_x
+    mov_imm r5, 2
+    shl r4, r4, r5
+    iadd r4, r0, r4
+    device_store_u32 r4, r3
+    halt
+.end
+)",
+                            "gfx942");
+  EXPECT_TRUE(std::regex_search(S, std::regex("s_add_u32 s[0-9]+, 4, s[0-9]+")))
+      << S;
+  EXPECT_EQ(S.find("s_bfe_u32"), std::string::npos) << S;
+  EXPECT_EQ(S.find("s_mul_i32"), std::string::npos) << S;
+  EXPECT_FALSE(std::regex_search(S, std::regex("s_lshl_b32 [^\n]*, 0\n")))
+      << S;
+  EXPECT_FALSE(std::regex_search(S, std::regex("s_mov_b32 (s[0-9]+), \\1\n")))
+      << S;
+}
+
 // A value defined in a divergent if and used after it merges with the
 // value before the if: it cannot live in an SGPR.
 TEST(AMDGCNTranslate, MergedDivergentValueIsVector) {

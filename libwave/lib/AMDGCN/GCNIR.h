@@ -167,6 +167,10 @@ InstKind classify(llvm::StringRef Op);
 /// when the kernel needs more registers than the target has.
 llvm::Error allocateRegisters(MFunction &F);
 
+/// Removes `mov` instructions whose source and destination got the same
+/// physical register. Needs physical registers.
+void removeIdentityCopies(MFunction &F);
+
 /// Inserts s_waitcnt (s_wait_* on GFX12) before the first read or write of
 /// a register an outstanding memory operation writes, and where \p F marks
 /// full waits (`s_waitcnt` pseudo "wait_all"). Needs physical registers.

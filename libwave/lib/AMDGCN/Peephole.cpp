@@ -10,12 +10,18 @@
 //  - copy forwarding of precoloured inputs never redefined;
 //  - strength reduction: a multiply by 2^k (`v_mul_lo_u32`, `s_mul_i32`)
 //    becomes a shift;
-//  - dead definitions and branches to the next instruction are removed.
+//  - identities and constants: a shift by 0, an add or or of 0 become a
+//    copy, a 32-bit SALU operation on two immediates its value (SALU forms
+//    only where the SCC they write is dead);
+//  - dead definitions and branches (conditional or not) to the next
+//    instruction are removed.
 //
 //===----------------------------------------------------------------------===//
 #include "GCNIR.h"
 
 #include "llvm/ADT/StringExtras.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -39,7 +45,8 @@ bool writesExec(const MInst &MI) {
 bool immAllowed(const MInst &MI, unsigned K) {
   StringRef Op = MI.Op;
   if (MI.Kind == InstKind::VALU) {
-    if (Op.starts_with("v_readlane") || Op.starts_with("v_writelane"))
+    if (Op.starts_with("v_readlane") || Op.starts_with("v_writelane") ||
+        Op.ends_with("_dpp") || Op.starts_with("v_permlane"))
       return false;
     if (Op.starts_with("v_cndmask") && K == MI.Ops.size() - 1)
       return false;
@@ -108,6 +115,112 @@ void erase(MInst &MI) {
 
 bool isPow2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 
+/// Whether SCC as \p F.Insts[I] leaves it is never read: a later
+/// instruction of the same block writes it before anything reads it.
+/// Conservatively false at the end of a block.
+bool sccDeadAfter(const MFunction &F, unsigned I) {
+  for (unsigned J = I + 1; J < F.Insts.size(); ++J) {
+    const MInst &MI = F.Insts[J];
+    if (MI.ReadsSCC || MI.Kind == InstKind::Label ||
+        MI.Kind == InstKind::Branch)
+      return false;
+    if (MI.WritesSCC)
+      return true;
+  }
+  return false;
+}
+
+/// The value of the 32-bit SALU operation \p Op on \p A and \p B, if it
+/// is one this folds (ISA pseudocode; shifts use the low 5 bits).
+std::optional<uint32_t> foldSALU(StringRef Op, uint32_t A, uint32_t B) {
+  if (Op == "s_add_u32")
+    return A + B;
+  if (Op == "s_sub_u32")
+    return A - B;
+  if (Op == "s_mul_i32")
+    return A * B;
+  if (Op == "s_and_b32")
+    return A & B;
+  if (Op == "s_or_b32")
+    return A | B;
+  if (Op == "s_xor_b32")
+    return A ^ B;
+  if (Op == "s_lshl_b32")
+    return A << (B & 31);
+  if (Op == "s_lshr_b32")
+    return A >> (B & 31);
+  return std::nullopt;
+}
+
+/// Rewrites \p MI into `mov Dst, Src` (s_mov_b32 or v_mov_b32).
+void toMov(MInst &MI, MOperand Src) {
+  bool Vector = MI.Kind == InstKind::VALU;
+  MOperand Dst = MI.Ops[0];
+  MI.Op = Vector ? "v_mov_b32" : "s_mov_b32";
+  MI.Ops.clear();
+  MI.Ops.push_back(Dst);
+  MI.Ops.push_back(Src);
+  MI.WritesSCC = false;
+}
+
+/// Identities and constants: x << 0, x >> 0, x + 0, x - 0 and x | 0 are
+/// copies of x; a 32-bit SALU operation on two immediates is its value.
+/// SALU forms are rewritten only where the SCC they write is dead.
+bool foldIdentities(MFunction &F) {
+  bool Changed = false;
+  for (unsigned I = 0; I < F.Insts.size(); ++I) {
+    MInst &MI = F.Insts[I];
+    if (MI.Ops.size() != 3 || !MI.Ops[0].IsDef || MI.Ops[0].IsUse ||
+        MI.Ops[0].K != MOperand::VReg)
+      continue;
+    const MOperand &A = MI.Ops[1], &B = MI.Ops[2];
+    if (A.Neg || B.Neg || !A.IsUse || !B.IsUse)
+      continue;
+    StringRef Op = MI.Op;
+    auto IsZero = [](const MOperand &O) {
+      return O.K == MOperand::Imm && O.Value == 0;
+    };
+    if (MI.Kind == InstKind::SALU) {
+      if (!Op.ends_with("_b32") && !Op.ends_with("_u32") &&
+          !Op.ends_with("_i32"))
+        continue;
+      std::optional<MOperand> Src;
+      if (A.K == MOperand::Imm && B.K == MOperand::Imm) {
+        if (auto V = foldSALU(Op, uint32_t(A.Value), uint32_t(B.Value)))
+          Src = MOperand::imm(int64_t(int32_t(*V)));
+      } else if (IsZero(B) &&
+                 (Op == "s_lshl_b32" || Op == "s_lshr_b32" ||
+                  Op == "s_ashr_i32" || Op == "s_add_u32" ||
+                  Op == "s_sub_u32" || Op == "s_or_b32" ||
+                  Op == "s_xor_b32")) {
+        Src = A;
+      } else if (IsZero(A) && (Op == "s_add_u32" || Op == "s_or_b32" ||
+                               Op == "s_xor_b32")) {
+        Src = B;
+      }
+      if (!Src || (MI.WritesSCC && !sccDeadAfter(F, I)))
+        continue;
+      toMov(MI, *Src);
+      Changed = true;
+      continue;
+    }
+    if (MI.Kind != InstKind::VALU)
+      continue;
+    // VALU shifts take the amount first (v_lshlrev_b32 d, k, x).
+    if (IsZero(A) && (Op == "v_lshlrev_b32" || Op == "v_lshrrev_b32" ||
+                      Op == "v_ashrrev_i32")) {
+      toMov(MI, B);
+      Changed = true;
+    } else if ((Op == "v_add_u32" || Op == "v_add_nc_u32" ||
+                Op == "v_or_b32") &&
+               (IsZero(A) || IsZero(B))) {
+      toMov(MI, IsZero(A) ? B : A);
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
 } // namespace
 
 void runPeephole(MFunction &F) {
@@ -141,6 +254,7 @@ void runPeephole(MFunction &F) {
         Changed = true;
       }
     }
+    Changed |= foldIdentities(F);
     C = count(F);
     // Strength reduction.
     for (MInst &MI : F.Insts) {
@@ -251,7 +365,7 @@ void runPeephole(MFunction &F) {
   F.Insts.clear();
   for (unsigned I = 0; I < Out.size(); ++I) {
     MInst &MI = Out[I];
-    if (MI.Op == "s_branch") {
+    if (MI.Kind == InstKind::Branch) { // conditional ones too: no effect
       unsigned J = I + 1;
       while (J < Out.size() && Out[J].Kind == InstKind::Comment)
         ++J;

@@ -1162,23 +1162,31 @@ uint32_t KernelLowering::specialReg(unsigned Idx, bool Scalar) {
   case 1:
   case 2:
     R = newV();
-    emit("v_bfe_u32", {D(R), U(TidV), I(Idx == 1 ? 10 : 20), I(10)});
+    if (K.WorkgroupSize[Idx] == 1) // a fixed size of 1: the id is 0
+      emit("v_mov_b32", {D(R), I(0)});
+    else
+      emit("v_bfe_u32", {D(R), U(TidV), I(Idx == 1 ? 10 : 20), I(10)});
     return R;
   case 3: { // wave index: linear id of the first active lane / W
     uint32_t S = newS();
     emit("v_readfirstlane_b32", {D(S), U(TidV)});
     uint32_t X = newS(), Y = newS(), Z = newS();
     emit("s_and_b32", {D(X), U(S), I(0x3FF)});
-    emit("s_bfe_u32", {D(Y), U(S), I((10 << 16) | 10)});
-    emit("s_bfe_u32", {D(Z), U(S), I((10 << 16) | 20)});
+    for (unsigned Dim : {1u, 2u}) {
+      uint32_t Id = Dim == 1 ? Y : Z;
+      if (K.WorkgroupSize[Dim] == 1)
+        emit("s_mov_b32", {D(Id), I(0)});
+      else
+        emit("s_bfe_u32", {D(Id), U(S), I((10 << 16) | (10 * Dim))});
+    }
     uint32_t SY = groupSize(1), SX = groupSize(0);
-    uint32_t L = newS();
-    emit("s_mul_i32", {D(L), U(Z), U(SY)});
-    emit("s_add_u32", {D(L), U(L), U(Y)});
-    emit("s_mul_i32", {D(L), U(L), U(SX)});
-    emit("s_add_u32", {D(L), U(L), U(X)});
-    emit("s_lshr_b32", {D(L), U(L), I(T.WaveSize == 64 ? 6 : 5)});
-    R = L;
+    uint32_t L1 = newS(), L2 = newS(), L3 = newS(), L4 = newS();
+    R = newS();
+    emit("s_mul_i32", {D(L1), U(Z), U(SY)});
+    emit("s_add_u32", {D(L2), U(L1), U(Y)});
+    emit("s_mul_i32", {D(L3), U(L2), U(SX)});
+    emit("s_add_u32", {D(L4), U(L3), U(X)});
+    emit("s_lshr_b32", {D(R), U(L4), I(T.WaveSize == 64 ? 6 : 5)});
     break;
   }
   case 4:
@@ -1206,11 +1214,12 @@ uint32_t KernelLowering::specialReg(unsigned Idx, bool Scalar) {
     break;
   case 15: { // ceil(x*y*z / W)
     uint32_t SX = groupSize(0), SY = groupSize(1), SZ = groupSize(2);
+    uint32_t XY = newS(), XYZ = newS(), Up = newS();
     R = newS();
-    emit("s_mul_i32", {D(R), U(SX), U(SY)});
-    emit("s_mul_i32", {D(R), U(R), U(SZ)});
-    emit("s_add_u32", {D(R), U(R), I(T.WaveSize - 1)});
-    emit("s_lshr_b32", {D(R), U(R), I(T.WaveSize == 64 ? 6 : 5)});
+    emit("s_mul_i32", {D(XY), U(SX), U(SY)});
+    emit("s_mul_i32", {D(XYZ), U(XY), U(SZ)});
+    emit("s_add_u32", {D(Up), U(XYZ), I(T.WaveSize - 1)});
+    emit("s_lshr_b32", {D(R), U(Up), I(T.WaveSize == 64 ? 6 : 5)});
     break;
   }
   case 16:
@@ -3070,6 +3079,7 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
     legalizeConstantBus(L.F);
     if (Error E = allocateRegisters(L.F))
       return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));
+    removeIdentityCopies(L.F);
     insertWaitCounts(L.F);
     mitigateHazards(L.F);
     Descs.push_back(Desc);
