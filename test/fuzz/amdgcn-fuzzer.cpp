@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "wave/AMDGCN/Target.h"
 #include "wave/AMDGCN/Translate.h"
-#include "wave/Object/Wbin.h"
+#include "WbinInput.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,24 +21,14 @@
 using namespace wave;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  llvm::Expected<WbinFile> F = readWbin(llvm::ArrayRef<uint8_t>(Data, Size));
-  if (!F) {
-    llvm::consumeError(F.takeError());
-    WbinFile Raw;
-    Raw.Code.assign(Data, Data + (Size & ~size_t(3)));
-    KernelInfo K;
-    K.Name = "raw";
-    K.RegisterCount = Size ? Data[0] : 0;
-    K.CodeSize = uint32_t(Raw.Code.size());
-    Raw.Kernels.push_back(K);
-    F = std::move(Raw);
-  }
+  // Raw code takes its register count from the first byte.
+  WbinFile F = fuzz::wbinFromBytes(Data, Size, Size ? Data[0] : 0);
   llvm::ArrayRef<amdgcn::GCNTarget> Targets = amdgcn::allTargets();
   amdgcn::TranslateOptions Opts;
   Opts.Target = &Targets[Size % Targets.size()];
   Opts.SourceName = "fuzz.wbin";
   Opts.Comments = Size % 2 == 0;
-  llvm::Expected<std::string> Asm = amdgcn::translateToAMDGCN(*F, Opts);
+  llvm::Expected<std::string> Asm = amdgcn::translateToAMDGCN(F, Opts);
   if (!Asm)
     llvm::consumeError(Asm.takeError());
   return 0;

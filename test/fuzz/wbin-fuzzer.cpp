@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/Emulator.h"
 #include "wave/ISA/ISA.h"
-#include "wave/Object/Wbin.h"
+#include "WbinInput.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,22 +22,11 @@
 using namespace wave;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  llvm::Expected<WbinFile> F = readWbin(llvm::ArrayRef<uint8_t>(Data, Size));
-  if (!F) {
-    llvm::consumeError(F.takeError());
-    // Raw code: the bytes (rounded down to whole words) as one kernel whose
-    // register count and workgroup size come from the configuration.
-    WbinFile Raw;
-    Raw.Code.assign(Data, Data + (Size & ~size_t(3)));
-    KernelInfo K;
-    K.Name = "raw";
-    K.RegisterCount = 0;
-    K.CodeSize = uint32_t(Raw.Code.size());
-    Raw.Kernels.push_back(K);
-    F = std::move(Raw);
-  }
-  for (const KernelInfo &K : F->Kernels) {
-    llvm::ArrayRef<uint8_t> Code = F->kernelCode(K);
+  // Raw code runs with the configuration's register count and workgroup
+  // size.
+  WbinFile F = fuzz::wbinFromBytes(Data, Size, 0);
+  for (const KernelInfo &K : F.Kernels) {
+    llvm::ArrayRef<uint8_t> Code = F.kernelCode(K);
     for (uint64_t Off = 0; Off < Code.size();) {
       llvm::Expected<Inst> I = decodeInst(Code, Off);
       if (!I) {
@@ -49,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     }
   }
   // Run at most four kernels; keep every run small and bounded.
-  size_t NumKernels = F->Kernels.empty() ? 1 : F->Kernels.size();
+  size_t NumKernels = F.Kernels.empty() ? 1 : F.Kernels.size();
   for (unsigned KI = 0; KI != NumKernels && KI != 4; ++KI) {
     emu::EmuConfig C;
     C.KernelIndex = KI;
@@ -60,16 +49,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     C.DeviceMemory = 1024;
     C.MaxInstructions = 2000;
     C.SetRegs = {{1, 16}, {2, 0xFFFFFFFF}};
-    if (!F->Kernels.empty()) {
+    if (!F.Kernels.empty()) {
       // Metadata overrides: skip kernels whose metadata asks for more than
       // a small workgroup or local memory, to keep runs fast.
-      const KernelInfo &K = F->Kernels[KI];
+      const KernelInfo &K = F.Kernels[KI];
       uint64_t T = uint64_t(K.WorkgroupSize[0]) * K.WorkgroupSize[1] *
                    K.WorkgroupSize[2];
       if ((K.WorkgroupSize[0] > 0 && T > 64) || K.LocalMemorySize > 65536)
         continue;
     }
-    auto E = emu::Emulator::create(*F, C);
+    auto E = emu::Emulator::create(F, C);
     if (!E) {
       llvm::consumeError(E.takeError());
       continue;
