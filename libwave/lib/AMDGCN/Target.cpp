@@ -33,7 +33,8 @@ namespace wave::amdgcn {
     "ds_cmpstore_rtn_b32", true, false, false
 
 // Hazard rules: VALU-SGPR wait states, TransUse, SGPR read hazards, min SGPRs;
-// then the LDS bytes per workgroup (CDNA3/CDNA4/RDNA ISA guides "LDS").
+// then the LDS bytes per workgroup (CDNA3/CDNA4/RDNA ISA guides "LDS"; gfx950
+// 160 KiB and gfx1250 320 KiB as LLVM 22 allows them).
 #define GFX940_HAZ 2, false, false, 0
 #define GFX90A_HAZ 0, false, false, 0
 #define GFX1100_HAZ 0, true, false, 16
@@ -52,7 +53,7 @@ static const GCNTarget Targets[] = {
     {"gfx1200", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true, true,
      GFX12_SPELL, GFX12_MM, GFX12_HAZ, 65536},
     {"gfx1250", GCNGen::GFX12, 32, 256, 104, 8, false, true, 2, true, true, true, true,
-     GFX12_SPELL, GFX12_MM, GFX12_HAZ, 65536},
+     GFX12_SPELL, GFX12_MM, GFX12_HAZ, 327680},
 };
 
 ArrayRef<GCNTarget> allTargets() { return Targets; }
