@@ -127,6 +127,39 @@ TEST(AMDGCNTranslate, CounterReadAfterDivergentIfIsVector) {
   EXPECT_NE(S.find("v_cmp_ge_i32"), std::string::npos) << S;
 }
 
+// A divergent continue lets some lanes skip an increment the others run, so
+// a counter read only inside the loop still differs between lanes.
+TEST(AMDGCNTranslate, DivergentContinueMakesCounterVector) {
+  std::string S = translate(R"(.kernel k
+.registers 8
+.param out, buffer, u32, write
+    mov r1, sr_thread_id_x
+    mov_imm r3, 1
+    mov_imm r4, 10
+    mov_imm r2, 0
+    mov_imm r6, 0
+    loop
+        iadd r6, r6, r3
+        icmp_ge p1, r6, r4
+        break p1
+        icmp_lt p2, r1, r6
+        continue p2
+        iadd r2, r2, r3
+        device_store_u32 r0, r2
+    endloop
+    halt
+.end
+)",
+                            "gfx942");
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(
+      S, M, std::regex("global_store_dword v[0-9]+, (v[0-9]+),")))
+      << S;
+  EXPECT_NE(S.find("v_add_u32 " + M[1].str() + ", " + M[1].str() + ", 1"),
+            std::string::npos)
+      << S;
+}
+
 // Linear scan lets a 32-bit result take the register of a source the same
 // instruction reads for the last time, except for s_*_saveexec, which
 // writes its result before it reads its source.

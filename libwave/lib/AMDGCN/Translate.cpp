@@ -356,7 +356,8 @@ private:
   /// Merging def id: the innermost region holding the def and every use it
   /// reaches. Lanes that ran the def and lanes that did not meet only at
   /// those uses, so the value stays uniform when every region between the
-  /// def and this one keeps its lanes together.
+  /// def and this one keeps its lanes together (and so does every loop
+  /// around the def, which a divergent `continue` would split).
   std::vector<int> DefScope;
   std::map<unsigned, uint32_t> WebVReg; ///< root def id -> vreg.
   std::vector<unsigned> WebNumDefs;     ///< root def id -> its defs.
@@ -929,6 +930,15 @@ void KernelLowering::uniformity() {
         return WebDivergent[find(Ds.front())] != 0;
     return false;
   };
+  // Whether every loop around region \p R keeps its lanes together: a
+  // divergent `continue` lets some lanes skip a definition in an iteration
+  // while the others run it, even where the uses stay inside the loop.
+  auto LoopsUniform = [&](int R) {
+    for (; R >= 0; R = Regions[R].Parent)
+      if (Regions[R].Kind == RegionKind::Loop && !Regions[R].Uniform)
+        return false;
+    return true;
+  };
   // Whether every region from \p R up to (not including) its ancestor
   // \p Scope keeps all its lanes together.
   auto RegionUniformBelow = [&](int R, int Scope) {
@@ -1025,7 +1035,8 @@ void KernelLowering::uniformity() {
       for (unsigned D : OpDefs[Idx]) {
         bool DD = Div;
         if (DefMerges[D] && (O.I.isPredicated() ||
-                             !RegionUniformBelow(O.Region, DefScope[D])))
+                             !RegionUniformBelow(O.Region, DefScope[D]) ||
+                             !LoopsUniform(O.Region)))
           DD = true;
         if (DD)
           Mark(find(D));
