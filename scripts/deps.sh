@@ -6,6 +6,8 @@
 # clang-22 and lld-22 are also the AMDGCN stage's assembler and linker
 # (wave-as --target=amdgcn-amd-amdhsa); llvm-22 brings llvm-readelf-22 and
 # llvm-objdump-22, which the AMDGCN tests inspect code objects with.
+# libhsa-runtime-dev is ROCm's HSA runtime (wave-run --device=hsa); its hsa.h
+# also checks the AQL packet layout in the unit tests.
 set -euo pipefail
 
 PACKAGES=(
@@ -13,6 +15,7 @@ PACKAGES=(
   clang-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev
   libzstd-dev libz3-dev zlib1g-dev
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libhsa-runtime-dev
   bats bats-assert bats-support mandoc bsdutils zsh
 )
 

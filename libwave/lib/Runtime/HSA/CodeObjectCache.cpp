@@ -1,0 +1,85 @@
+//===- CodeObjectCache.cpp - On-disk cache of translated code objects -----===//
+//
+// Keys are SHA-256 digests (llvm::SHA256); entries are written with
+// llvm::writeToOutput, which writes a temporary file and renames it.
+//
+//===----------------------------------------------------------------------===//
+#include "wave/Runtime/HSA/CodeObjectCache.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace wave::hsa {
+
+std::string codeObjectCacheKey(ArrayRef<uint8_t> Wbin, StringRef Target,
+                               StringRef Toolchain) {
+  SHA256 H;
+  auto Part = [&](ArrayRef<uint8_t> Bytes) {
+    uint8_t Len[8];
+    support::endian::write64le(Len, Bytes.size());
+    H.update(ArrayRef<uint8_t>(Len));
+    H.update(Bytes);
+  };
+  Part(arrayRefFromStringRef("wavetools code object cache 1"));
+  Part(arrayRefFromStringRef(Target));
+  Part(arrayRefFromStringRef(Toolchain));
+  Part(Wbin);
+  return toHex(H.final(), /*LowerCase=*/true);
+}
+
+Expected<std::string> codeObjectCacheDir() {
+  SmallString<256> Dir;
+  std::optional<std::string> Xdg = sys::Process::GetEnv("XDG_CACHE_HOME");
+  if (Xdg && sys::path::is_absolute(*Xdg)) {
+    Dir = *Xdg;
+  } else if (std::optional<std::string> Home =
+                 sys::Process::GetEnv("HOME");
+             Home && !Home->empty()) {
+    Dir = *Home;
+    sys::path::append(Dir, ".cache");
+  } else {
+    return createStringError(inconvertibleErrorCode(),
+                             "no cache directory: neither XDG_CACHE_HOME nor "
+                             "HOME is set (use --no-cache)");
+  }
+  sys::path::append(Dir, "wavetools");
+  return std::string(Dir);
+}
+
+std::string CodeObjectCache::pathFor(StringRef Key) const {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, Key + ".hsaco");
+  return std::string(Path);
+}
+
+std::optional<std::vector<uint8_t>>
+CodeObjectCache::lookup(StringRef Key) const {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(pathFor(Key), /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return std::nullopt;
+  StringRef B = (*Buf)->getBuffer();
+  return std::vector<uint8_t>(B.bytes_begin(), B.bytes_end());
+}
+
+Error CodeObjectCache::store(StringRef Key, ArrayRef<uint8_t> CodeObject) const {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return createStringError(EC, "cannot create cache directory '%s': %s",
+                             Dir.c_str(), EC.message().c_str());
+  return writeToOutput(pathFor(Key), [&](raw_ostream &OS) {
+    OS.write(reinterpret_cast<const char *>(CodeObject.data()),
+             CodeObject.size());
+    return Error::success();
+  });
+}
+
+} // namespace wave::hsa
