@@ -4,7 +4,8 @@
 # Runs, for a normal build (build/) and then for an AddressSanitizer +
 # UndefinedBehaviorSanitizer build with the libFuzzer targets (build-asan/):
 #   GoogleTest unit tests, the lit suite (test/lit, test/conformance,
-#   example tests, bounded fuzz runs), and the Bats CLI tests.
+#   example tests, bounded fuzz runs), and the Bats CLI tests; then, once,
+#   the AMD GPU suite (test/gpu/hsa-examples.sh; skipped without a GPU).
 # Installs missing Debian packages first. Ends with one line
 # "test.sh: N passed, N failed[, N skipped]" and exits non-zero on any failure.
 #
@@ -62,6 +63,14 @@ run_suite() { # run_suite LABEL BUILD_DIR
 
 bash scripts/build.sh build || { echo "test.sh: 0 passed, 1 failed"; exit 1; }
 run_suite default build
+
+# The AMD GPU suite (ctest label gpu-amd): skipped without an HSA GPU agent.
+bash test/gpu/hsa-examples.sh build/bin examples >&2
+case $? in
+  0) count "gpu-amd" 1 0 0 ;;
+  77) count "gpu-amd" 0 0 1 ;;
+  *) count "gpu-amd" 0 1 0 ;;
+esac
 
 if [ "${WAVE_TEST_SANITIZE:-1}" != 0 ]; then
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"

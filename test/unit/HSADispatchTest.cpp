@@ -12,6 +12,7 @@
 #include "wave/Asm/AsmParser.h"
 #include "wave/Runtime/HSA/CodeObjectCache.h"
 #include "wave/Runtime/HSA/Dispatch.h"
+#include "wave/Runtime/HSA/Runtime.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -276,6 +277,105 @@ TEST(HSACodeObjectCache, StoreAndLookup) {
   ASSERT_FALSE(bool(C.store("abc", std::vector<uint8_t>{1})));
   EXPECT_EQ(*C.lookup("abc"), std::vector<uint8_t>{1});
   llvm::sys::fs::remove_directories(Tmp);
+}
+
+// A .wbin is translated once per processor and toolchain; the second
+// request is served from the cache (the entry is replaced by marker bytes
+// to tell).
+TEST(HSACodeObjectCache, CodeObjectForTranslatesThenCaches) {
+  llvm::Expected<WbinFile> F = assembleString(R"(.kernel k
+.registers 4
+.param out, buffer, u32, write
+    mov r1, sr_thread_id_x
+    device_store_u32 r0, r1
+    halt
+.end
+)",
+                                              "t.wave");
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  const std::vector<uint8_t> Bytes = {1, 2, 3, 4}; // stands for the file
+  llvm::SmallString<128> Tmp;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("wave-cache", Tmp));
+  ScopedEnv X("XDG_CACHE_HOME", Tmp.c_str());
+  CodeObjectRequest R;
+  R.WbinBytes = Bytes;
+  R.MCPU = "gfx942";
+  llvm::Expected<std::vector<uint8_t>> Obj = codeObjectFor(*F, R);
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());
+  ASSERT_GT(Obj->size(), 4u);
+  EXPECT_EQ(std::vector<uint8_t>(Obj->begin(), Obj->begin() + 4),
+            (std::vector<uint8_t>{0x7F, 'E', 'L', 'F'}));
+  std::error_code EC;
+  std::vector<std::string> Entries;
+  for (llvm::sys::fs::directory_iterator It((Tmp + "/wavetools").str(), EC),
+       End;
+       !EC && It != End; It.increment(EC))
+    Entries.push_back(It->path());
+  ASSERT_EQ(Entries.size(), 1u);
+  EXPECT_EQ(*CodeObjectCache((Tmp + "/wavetools").str())
+                 .lookup(llvm::sys::path::stem(Entries[0])),
+            *Obj);
+  // Replace the entry: the next request returns it untouched...
+  const std::vector<uint8_t> Marker = {'c', 'a', 'c', 'h', 'e', 'd'};
+  ASSERT_FALSE(bool(CodeObjectCache((Tmp + "/wavetools").str())
+                        .store(llvm::sys::path::stem(Entries[0]), Marker)));
+  Obj = codeObjectFor(*F, R);
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());
+  EXPECT_EQ(*Obj, Marker);
+  // ... unless the cache is off, or the processor differs.
+  R.UseCache = false;
+  Obj = codeObjectFor(*F, R);
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());
+  EXPECT_NE(*Obj, Marker);
+  R.UseCache = true;
+  R.MCPU = "gfx803";
+  Obj = codeObjectFor(*F, R);
+  ASSERT_FALSE(bool(Obj));
+  EXPECT_EQ(llvm::toString(Obj.takeError()),
+            "the agent's processor 'gfx803' is not a target the AMDGCN stage "
+            "translates for (supported: " +
+                amdgcn::supportedTargetList() + ")");
+  llvm::sys::fs::remove_directories(Tmp);
+}
+
+// The --mcpu value comes from the agent's ISA name (AMDGPUUsage "Target
+// Triples" and "Target ID": processor, then ':'-separated features).
+TEST(HSAAgents, ProcessorFromISAName) {
+  AgentInfo A;
+  A.ISA = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-";
+  EXPECT_EQ(A.processor(), "gfx942");
+  A.ISA = "amdgcn-amd-amdhsa--gfx1100";
+  EXPECT_EQ(A.processor(), "gfx1100");
+}
+
+TEST(HSAAgents, ListingFormat) {
+  AgentInfo A;
+  A.Name = "gfx942";
+  A.ProductName = "AMD Instinct MI300X";
+  A.ISA = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-";
+  A.ComputeUnits = 304;
+  A.WavefrontSize = 64;
+  RegionInfo Vram;
+  Vram.CoarseGrained = Vram.AllocAllowed = true;
+  Vram.Size = 1024;
+  RegionInfo Args;
+  Args.FineGrained = Args.KernargFlag = Args.AllocAllowed = true;
+  Args.Size = 64;
+  RegionInfo Lds;
+  Lds.Seg = RegionInfo::Group;
+  Lds.Size = 65536;
+  A.Regions = {Vram, Args, Lds};
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  printAgents({A}, OS);
+  EXPECT_EQ(S, "agent 0: gfx942 (AMD Instinct MI300X)\n"
+               "  isa: amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-\n"
+               "  compute units: 304\n"
+               "  wavefront size: 64\n"
+               "  memory regions:\n"
+               "    global coarse-grained, 1024 bytes\n"
+               "    global fine-grained kernarg, 64 bytes\n"
+               "    group, 65536 bytes, not allocatable\n");
 }
 
 } // namespace

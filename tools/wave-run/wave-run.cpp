@@ -1,15 +1,23 @@
-//===- wave-run.cpp - Run a .wbin kernel on the reference emulator --------===//
+//===- wave-run.cpp - Run a .wbin kernel on the emulator or a GPU ---------===//
 //
-// Thin driver over wave::emu (libwave/lib/Emu): parses the reference
-// emulator's command line (ISA.md §7.1, plus --kernel and the named-launch
-// flags --arg NAME=VALUE, --out and --print), loads the binary,
-// calls runProgram() and maps the result to an exit status: 0 success,
-// 1 bad input file or kernel fault, 2 usage, 3 instruction limit.
+// Thin driver over wave::emu (libwave/lib/Emu) and wave::hsa
+// (libwave/lib/Runtime/HSA): parses the reference emulator's command line
+// (ISA.md §7.1, plus --kernel and the named-launch flags --arg NAME=VALUE,
+// --out and --print), loads the binary, calls runProgram() -- on the
+// emulator, or with --device=hsa on a GPU agent of the ROCm HSA runtime --
+// and maps the result to an exit status: 0 success, 1 bad input file,
+// kernel fault or failed HSA call, 2 usage or no GPU, 3 instruction limit
+// or --timeout.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/RunOptions.h"
 #include "wave/Object/Wbin.h"
+#include "wave/Runtime/HSA/CodeObjectCache.h"
+#include "wave/Runtime/HSA/Runtime.h"
 #include "wave/Tool/Tool.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,6 +37,23 @@ static int usageError(Error E) {
   return tool::ExitUsage;
 }
 
+/// Prints an HSA runner error and returns its exit status (NoDevice: 2,
+/// Timeout: 3, otherwise 1).
+static int hsaFailure(Error E) {
+  int RC = tool::ExitInvalidInput;
+  handleAllErrors(
+      std::move(E),
+      [&](const hsa::HsaError &HE) {
+        tool::printError(ToolName, toString(make_error<hsa::HsaError>(HE)));
+        RC = HE.getKind() == hsa::HsaErrorKind::NoDevice ? tool::ExitUsage
+             : HE.getKind() == hsa::HsaErrorKind::Timeout
+                 ? tool::ExitLimit
+                 : tool::ExitInvalidInput;
+      },
+      [&](const ErrorInfoBase &EI) { tool::printError(ToolName, EI.message()); });
+  return RC;
+}
+
 int main(int Argc, char **Argv) {
   auto App =
       tool::makeApp(ToolName, "Run a kernel of a .wbin binary on the WAVE "
@@ -42,8 +67,40 @@ int main(int Argc, char **Argv) {
   RunOptions Opts;
 
   App->add_option("BINARY", Input, "Input .wbin file ('-' for stdin)")
-      ->required()
       ->type_name("");
+  std::string Device = "emu", Agent = "0", Timeout = "60", RepeatCount = "1";
+  bool ListDevices = false, Timing = false, NoCache = false;
+  std::string ClangPath, LdLldPath;
+  App->add_option("--device", Device,
+                  "Where to run: emu (the reference emulator, default) or "
+                  "hsa (a GPU through the ROCm HSA runtime)")
+      ->check(CLI::IsMember({"emu", "hsa"}))
+      ->type_name("emu|hsa");
+  App->add_flag("--list-devices", ListDevices,
+                "List the HSA runtime's GPU agents and exit");
+  App->add_option("--agent", Agent,
+                  "GPU agent to run on, by --list-devices index (default 0)")
+      ->type_name("N");
+  App->add_option("--timeout", Timeout,
+                  "Seconds to wait for each GPU dispatch, 0 = forever "
+                  "(default 60; exit 3)")
+      ->type_name("SECONDS");
+  App->add_option("--repeat", RepeatCount,
+                  "Dispatch the kernel N times on the GPU (default 1)")
+      ->type_name("N");
+  App->add_flag("--timing", Timing,
+                "Print each GPU dispatch's time (stderr)");
+  App->add_flag("--no-cache", NoCache,
+                "Translate the .wbin for the GPU even if a cached code "
+                "object exists, and do not store one");
+  App->add_option("--clang", ClangPath,
+                  "clang for the GPU translation (default: $WAVE_CLANG, "
+                  "then clang-22 or clang on PATH)")
+      ->type_name("PATH");
+  App->add_option("--ld-lld", LdLldPath,
+                  "ld.lld for the GPU translation (default: $WAVE_LD_LLD, "
+                  "then ld.lld-22 or ld.lld on PATH)")
+      ->type_name("PATH");
   App->add_option("--grid", Grid, "Grid size in workgroups (default 1,1,1)")
       ->type_name("X,Y,Z");
   App->add_option("--workgroup", Workgroup,
@@ -191,8 +248,34 @@ int main(int Argc, char **Argv) {
     Dump(DumpBf16, "--dump-bf16", Opts.DumpBf16);
     Dump(DumpMemory, "--dump-memory", Opts.DumpMemory);
     Opts.Kernel = Kernel;
+    bool OnGPU = Device == "hsa";
+    unsigned AgentIndex = 0, Repeats = 1;
+    double TimeoutSeconds = 60;
+    Try(Num(Agent, "--agent", UINT32_MAX, AgentIndex));
+    Try(Num(RepeatCount, "--repeat", UINT32_MAX, Repeats));
+    if (!E && !to_float(Timeout, TimeoutSeconds))
+      Try(createStringError("invalid --timeout '%s': expected seconds",
+                            Timeout.c_str()));
+    if (!E && Repeats == 0)
+      Try(createStringError("invalid --repeat '0': must be at least 1"));
+    if (!E && !OnGPU && !ListDevices &&
+        (Timing || NoCache || Repeats != 1 ||
+         App->get_option("--agent")->count() ||
+         App->get_option("--timeout")->count()))
+      Try(createStringError("--agent, --timeout, --repeat, --timing and "
+                            "--no-cache need --device=hsa"));
+    if (!E && !ListDevices && Input.empty())
+      Try(createStringError("BINARY is required"));
     if (E)
       return usageError(std::move(E));
+
+    if (ListDevices) {
+      auto RT = hsa::Runtime::open();
+      if (!RT)
+        return hsaFailure(RT.takeError());
+      hsa::printAgents((*RT)->agents(), outs());
+      return tool::ExitSuccess;
+    }
 
     auto Buf = tool::readInput(Input);
     if (!Buf) {
@@ -213,11 +296,80 @@ int main(int Argc, char **Argv) {
       return tool::ExitInvalidInput;
     }
 
+    // --device=hsa: the code object for the agent, then runProgram() with
+    // a dispatch in place of the emulator's run.
+    std::unique_ptr<hsa::Runtime> RT;
+    std::vector<uint8_t> CodeObject;
+    if (OnGPU) {
+      auto Opened = hsa::Runtime::open();
+      if (!Opened)
+        return hsaFailure(Opened.takeError());
+      RT = std::move(*Opened);
+      if (AgentIndex >= RT->agents().size())
+        return hsaFailure(make_error<hsa::HsaError>(
+            hsa::HsaErrorKind::NoDevice,
+            "no agent " + std::to_string(AgentIndex) + ": there are " +
+                std::to_string(RT->agents().size()) +
+                " GPU agents (see --list-devices)"));
+      hsa::CodeObjectRequest Req;
+      Req.WbinBytes = ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(B.data()), B.size());
+      Req.MCPU = RT->agents()[AgentIndex].processor();
+      Req.UseCache = !NoCache;
+      Req.Clang = ClangPath;
+      Req.LdLld = LdLldPath;
+      auto Obj = hsa::codeObjectFor(*File, Req);
+      if (!Obj) {
+        tool::printError(ToolName, toString(Obj.takeError()));
+        return tool::ExitInvalidInput;
+      }
+      CodeObject = std::move(*Obj);
+    }
+    auto Dispatch = [&](const WbinFile &F, unsigned K, const EmuConfig &Cfg,
+                        MutableArrayRef<uint8_t> Memory) -> Error {
+      const KernelInfo &KI = F.Kernels[K];
+      hsa::DispatchRequest R;
+      R.CodeObject = CodeObject;
+      R.KernelSymbol = KI.Name + ".kd";
+      R.Memory = Memory;
+      for (const auto &[Reg, Value] : Cfg.SetRegs) { // later ones win
+        if (Reg >= R.Registers.size())
+          R.Registers.resize(Reg + 1, 0);
+        R.Registers[Reg] = Value;
+      }
+      R.Workgroups = Cfg.Grid;
+      for (unsigned D = 0; D < 3; ++D) {
+        uint32_t Size = KI.WorkgroupSize[0] > 0 ? KI.WorkgroupSize[D]
+                                                : Cfg.Workgroup[D];
+        if (Size > UINT16_MAX)
+          return createStringError(inconvertibleErrorCode(),
+                                   "workgroup dimension %c of %u work-items "
+                                   "does not fit an AQL packet",
+                                   "xyz"[D], Size);
+        R.GroupSize[D] = uint16_t(Size);
+      }
+      R.TimeoutSeconds = TimeoutSeconds;
+      R.Repeat = Repeats;
+      R.Profile = Timing;
+      auto Res = RT->dispatch(AgentIndex, R);
+      if (!Res)
+        return Res.takeError();
+      for (size_t I = 0; I < Res->Seconds.size(); ++I)
+        errs() << ToolName << ": dispatch " << I + 1 << ": "
+               << format("%.3f", Res->Seconds[I] * 1e6) << " us\n";
+      return Error::success();
+    };
+
     int RC = tool::ExitSuccess;
     std::vector<OutputFile> Outputs;
-    Error RunErr = runProgram(*File, Opts, outs(), errs(), &Outputs);
+    Error RunErr =
+        OnGPU ? runProgram(*File, Opts, outs(), errs(), &Outputs, Dispatch)
+              : runProgram(*File, Opts, outs(), errs(), &Outputs);
     handleAllErrors(
         std::move(RunErr),
+        [&](const hsa::HsaError &HE) {
+          RC = hsaFailure(make_error<hsa::HsaError>(HE));
+        },
         [&](const EmuError &EE) {
           tool::printError(ToolName, EE.getMessage());
           RC = EE.getKind() == EmuErrorKind::Limit ? tool::ExitLimit

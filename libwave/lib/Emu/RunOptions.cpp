@@ -669,7 +669,11 @@ prepareNamedLaunch(const WbinFile &File, unsigned K, const RunOptions &Opts,
 }
 
 Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
-                 raw_ostream &Err, std::vector<OutputFile> *Outputs) {
+                 raw_ostream &Err, std::vector<OutputFile> *Outputs,
+                 KernelExecutor Executor) {
+  if (Executor && (Opts.Trace || Opts.Stats))
+    return bad(Twine(Opts.Trace ? "--trace" : "--stats") +
+               " needs the emulator (--device=emu)");
   EmuConfig Cfg = Opts.Config;
   auto K = resolveKernel(File, Opts.Kernel);
   if (!K)
@@ -720,10 +724,15 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
       if (Error Er = E.writeDevice(B.Offset, B.Bytes))
         return Er;
 
-  if (Opts.Trace)
-    E.setTrace(&Err);
-  if (Error Er = E.run())
-    return addSourcePosition(File, CodeOffset, std::move(Er));
+  if (Executor) {
+    if (Error Er = Executor(File, *K, Cfg, E.deviceMemory()))
+      return Er;
+  } else {
+    if (Opts.Trace)
+      E.setTrace(&Err);
+    if (Error Er = E.run())
+      return addSourcePosition(File, CodeOffset, std::move(Er));
+  }
 
   if (Opts.DumpRegs)
     Err << "Register dumps not implemented for multi-wave execution\n";

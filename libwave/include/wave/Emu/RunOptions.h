@@ -12,6 +12,7 @@
 
 #include "wave/Emu/Emulator.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -220,9 +221,22 @@ llvm::Expected<unsigned> resolveKernel(const WbinFile &File,
 /// StringError for bad options (unknown kernel, unreadable --arg file,
 /// wave width, any named-launch error); nothing is printed to \p Out after
 /// a failure.
+/// Runs kernel \p Kernel of \p File somewhere other than the emulator
+/// (wave-run --device=hsa): \p Cfg holds the grid, the workgroup size and
+/// the initial registers (SetRegs: a named launch's parameters, then
+/// --set-reg), \p Memory the device memory as the kernel starts; the
+/// executor leaves the final bytes there.
+using KernelExecutor = llvm::function_ref<llvm::Error(
+    const WbinFile &File, unsigned Kernel, const EmuConfig &Cfg,
+    llvm::MutableArrayRef<uint8_t> Memory)>;
+
+/// With an \p Executor, the run itself is the executor's (the emulator
+/// only holds device memory; --trace and --stats are not available and
+/// fail as bad options); everything before and after is the same.
 llvm::Error runProgram(const WbinFile &File, const RunOptions &Opts,
                        llvm::raw_ostream &Out, llvm::raw_ostream &Err,
-                       std::vector<OutputFile> *Outputs = nullptr);
+                       std::vector<OutputFile> *Outputs = nullptr,
+                       KernelExecutor Executor = nullptr);
 
 /// Prints a --dump-memory block for [\p Start, \p End) of \p Mem (ISA.md
 /// §7.3). The range must lie inside \p Mem.

@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Runtime/HSA/CodeObjectCache.h"
+#include "wave/AMDGCN/Target.h"
+#include "wave/AMDGCN/Toolchain.h"
+#include "wave/AMDGCN/Translate.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -13,6 +16,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -80,6 +84,54 @@ Error CodeObjectCache::store(StringRef Key, ArrayRef<uint8_t> CodeObject) const 
              CodeObject.size());
     return Error::success();
   });
+}
+
+Expected<std::vector<uint8_t>> codeObjectFor(const WbinFile &File,
+                                              const CodeObjectRequest &R) {
+  const amdgcn::GCNTarget *Target = amdgcn::lookupTarget(R.MCPU);
+  if (!Target)
+    return createStringError(inconvertibleErrorCode(),
+                             "the agent's processor '%s' is not a target the "
+                             "AMDGCN stage translates for (supported: %s)",
+                             R.MCPU.c_str(),
+                             amdgcn::supportedTargetList().c_str());
+  Expected<amdgcn::Toolchain> TC =
+      amdgcn::findToolchain({R.Clang, R.LdLld});
+  if (!TC)
+    return TC.takeError();
+
+  std::optional<CodeObjectCache> Cache;
+  std::string Key;
+  if (R.UseCache) {
+    std::string Toolchain = "wavetools " WAVE_VERSION_STRING "; " + TC->Clang;
+    sys::fs::file_status St;
+    if (!sys::fs::status(TC->Clang, St))
+      Toolchain += "; " + std::to_string(St.getSize()) + "; " +
+                   std::to_string(
+                       sys::toTimeT(St.getLastModificationTime()));
+    Key = codeObjectCacheKey(R.WbinBytes, R.MCPU, Toolchain);
+    if (Expected<std::string> Dir = codeObjectCacheDir()) {
+      Cache.emplace(*Dir);
+      if (std::optional<std::vector<uint8_t>> Hit = Cache->lookup(Key))
+        return std::move(*Hit);
+    } else {
+      consumeError(Dir.takeError()); // no cache directory: translate anyway
+    }
+  }
+
+  amdgcn::TranslateOptions O;
+  O.Target = Target;
+  O.SourceName = "wave-run";
+  Expected<std::string> Asm = amdgcn::translateToAMDGCN(File, O);
+  if (!Asm)
+    return Asm.takeError();
+  Expected<std::vector<uint8_t>> Obj =
+      amdgcn::buildCodeObject(*TC, *Asm, R.MCPU);
+  if (!Obj)
+    return Obj.takeError();
+  if (Cache)
+    consumeError(Cache->store(Key, *Obj)); // best effort
+  return Obj;
 }
 
 } // namespace wave::hsa

@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# wave-run --device=hsa and --list-devices where there is no AMD GPU (the
+# usual case for CI): one line saying so and exit 2, nothing on stdout and no
+# output file left behind; the GPU options' own usage errors. The runs on a
+# GPU are test/gpu/hsa-examples.sh (ctest label gpu-amd).
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load common
+  cd "$BATS_TEST_TMPDIR"
+  tiny_wave tiny.wave
+  wave-as tiny.wave -o tiny.wbin
+}
+
+# Tests of the no-GPU messages run only where the ROCm driver is absent.
+no_kfd() {
+  [ ! -e /dev/kfd ] || skip "/dev/kfd exists: this machine may have an AMD GPU"
+}
+
+@test "--list-devices without the ROCm driver says so in one line (exit 2)" {
+  no_kfd
+  run -2 --separate-stderr wave-run --list-devices
+  assert_output ""
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [ "$stderr" = "wave-run: error: no HSA runtime device: /dev/kfd (the ROCm kernel driver) is missing; use --device=emu" ]
+}
+
+@test "--device=hsa without the ROCm driver runs nothing and writes nothing (exit 2)" {
+  no_kfd
+  run -2 --separate-stderr wave-run tiny.wbin --device=hsa --dump-u32 0:4 --out x=out.bin
+  assert_output ""
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "wave-run: error: no HSA runtime device: "* ]]
+  [ ! -e out.bin ]
+}
+
+@test "the emulator stays the default device" {
+  run -0 wave-run tiny.wbin --dump-u32 0:4
+  assert_output $'0\n1\n2\n3'
+  run -0 wave-run tiny.wbin --device emu --dump-u32 0:4
+  assert_output $'0\n1\n2\n3'
+}
+
+@test "GPU options without --device=hsa are usage errors (exit 2)" {
+  for opt in "--agent 1" "--timeout 5" "--repeat 3" "--timing" "--no-cache"; do
+    # shellcheck disable=SC2086
+    run -2 --separate-stderr wave-run tiny.wbin $opt
+    [ "${stderr_lines[0]}" = "wave-run: --agent, --timeout, --repeat, --timing and --no-cache need --device=hsa" ]
+  done
+}
+
+@test "bad GPU option values are usage errors (exit 2)" {
+  run -2 --separate-stderr wave-run tiny.wbin --device gpu
+  [[ "$stderr" == *"gpu not in {emu,hsa}"* ]]
+  run -2 --separate-stderr wave-run tiny.wbin --device hsa --repeat 0
+  [ "${stderr_lines[0]}" = "wave-run: invalid --repeat '0': must be at least 1" ]
+  run -2 --separate-stderr wave-run tiny.wbin --device hsa --timeout soon
+  [ "${stderr_lines[0]}" = "wave-run: invalid --timeout 'soon': expected seconds" ]
+  run -2 --separate-stderr wave-run tiny.wbin --device hsa --agent x
+  [[ "${stderr_lines[0]}" == "wave-run: invalid --agent 'x'"* ]]
+}
+
+@test "a binary is needed unless --list-devices (exit 2)" {
+  run -2 --separate-stderr wave-run --device hsa
+  [ "${stderr_lines[0]}" = "wave-run: BINARY is required" ]
+}
