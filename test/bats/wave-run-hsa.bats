@@ -64,3 +64,21 @@ no_kfd() {
   run -2 --separate-stderr wave-run --device hsa
   [ "${stderr_lines[0]}" = "wave-run: BINARY is required" ]
 }
+
+@test "an HSA code object runs only on the GPU, by kernel name, with positional arguments (exit 2)" {
+  wave-as --target=amdgcn-amd-amdhsa --mcpu=gfx942 tiny.wave -o tiny.hsaco
+  run -2 --separate-stderr wave-run tiny.hsaco
+  [ "${stderr_lines[0]}" = "wave-run: 'tiny.hsaco' is an HSA code object; it needs --kernel NAME (the kernel's symbol without '.kd')" ]
+  run -2 --separate-stderr wave-run tiny.hsaco --kernel tiny --device emu
+  [ "${stderr_lines[0]}" = "wave-run: 'tiny.hsaco' is an HSA code object; it runs only with --device=hsa" ]
+  run -2 --separate-stderr wave-run tiny.hsaco --kernel tiny --print 'x[0:1]'
+  [[ "${stderr_lines[0]}" == "wave-run: 'tiny.hsaco' is an HSA code object; it has no parameter descriptors"* ]]
+}
+
+@test "an HSA code object with --kernel goes to the GPU (no GPU here: exit 2)" {
+  no_kfd
+  wave-as --target=amdgcn-amd-amdhsa --mcpu=gfx942 tiny.wave -o tiny.hsaco
+  run -2 --separate-stderr wave-run tiny.hsaco --kernel tiny --dump-u32 0:4
+  assert_output ""
+  [[ "$stderr" == "wave-run: error: no HSA runtime device: "* ]]
+}

@@ -1161,6 +1161,52 @@ TEST(EmuDriver, FillsDumpsAndStats) {
   EXPECT_NE(Out.find("    Loads:  4 (16 bytes)\n"), std::string::npos);
 }
 
+// With a KernelExecutor the run is the executor's (wave-run --device=hsa):
+// it sees the memory after every fill and the registers of --set-reg, and
+// what it leaves in memory is what the dumps print; the emulator never
+// runs (its kernel would store 1.0 where the executor writes 7).
+TEST(EmuDriver, ExecutorReplacesTheRun) {
+  ProgramBuilder P("k");
+  P.movImm(1, 0x3F800000);
+  P.op(Opcode::DeviceStoreU32, 0, 0, 1);
+  P.halt();
+  WbinFile F = P.build();
+  RunOptions O;
+  O.Config.Workgroup = {4, 1, 1};
+  O.Config.Grid = {2, 1, 1};
+  O.Config.SetRegs = {{0, 8}, {2, 5}};
+  O.FillIota.push_back({0, "f32", 4, 1.0f});
+  O.DumpU32 = {{8, 2}};
+  std::string Out, Err;
+  llvm::raw_string_ostream OS(Out), ES(Err);
+  unsigned Calls = 0;
+  auto Executor = [&](const WbinFile &File, unsigned K, const EmuConfig &Cfg,
+                      llvm::MutableArrayRef<uint8_t> Mem) -> llvm::Error {
+    ++Calls;
+    EXPECT_EQ(&File, &F);
+    EXPECT_EQ(K, 0u);
+    EXPECT_EQ(Cfg.Grid, (std::array<uint32_t, 3>{2, 1, 1}));
+    EXPECT_EQ(Cfg.SetRegs.size(), 2u);
+    EXPECT_EQ(Mem.size(), O.Config.DeviceMemory);
+    uint32_t V;
+    std::memcpy(&V, Mem.data() + 8, 4); // iota: 2.0f
+    EXPECT_EQ(V, 0x40000000u);
+    V = 7;
+    std::memcpy(Mem.data() + 8, &V, 4);
+    return llvm::Error::success();
+  };
+  llvm::Error E = runProgram(F, O, OS, ES, nullptr, Executor);
+  ASSERT_FALSE(static_cast<bool>(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(Calls, 1u);
+  EXPECT_EQ(Out, "7\n1077936128\n"); // 7, then iota's 3.0f
+  // The emulator's own diagnostics are not available with an executor.
+  O.Stats = true;
+  E = runProgram(F, O, OS, ES, nullptr, Executor);
+  ASSERT_TRUE(static_cast<bool>(E));
+  EXPECT_EQ(llvm::toString(std::move(E)),
+            "--stats needs the emulator (--device=emu)");
+}
+
 TEST(EmuDriver, KernelSelection) {
   ProgramBuilder P("first");
   P.halt();

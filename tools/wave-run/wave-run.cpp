@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/RunOptions.h"
+#include "wave/ISA/ISA.h"
 #include "wave/Object/Wbin.h"
 #include "wave/Runtime/HSA/CodeObjectCache.h"
 #include "wave/Runtime/HSA/Runtime.h"
@@ -52,6 +53,21 @@ static int hsaFailure(Error E) {
       },
       [&](const ErrorInfoBase &EI) { tool::printError(ToolName, EI.message()); });
   return RC;
+}
+
+/// The stand-in .wbin for a code object input: one kernel named \p Name
+/// whose code (a `halt`) never runs -- runProgram() only needs it to hold
+/// device memory, and the GPU runs the real kernel.
+static WbinFile codeObjectStandIn(StringRef Name) {
+  WbinFile F;
+  Inst Halt;
+  Halt.Op = Opcode::Halt;
+  encodeInst(Halt, F.Code);
+  KernelInfo K;
+  K.Name = Name.str();
+  K.CodeSize = uint32_t(F.Code.size());
+  F.Kernels.push_back(std::move(K));
+  return F;
 }
 
 int main(int Argc, char **Argv) {
@@ -283,8 +299,31 @@ int main(int Argc, char **Argv) {
       return tool::ExitUsage;
     }
     StringRef B = (*Buf)->getBuffer();
-    auto File = readWbin(ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(B.data()), B.size()));
+    // An HSA code object (ELF) runs only on the GPU, by kernel name, with
+    // positional arguments: it has no WAVE parameter descriptors.
+    bool IsCodeObject = B.starts_with("\x7f"
+                                      "ELF");
+    if (IsCodeObject) {
+      StringRef Why;
+      if (!OnGPU && App->get_option("--device")->count())
+        Why = "runs only with --device=hsa";
+      else if (Kernel.empty() || isDigit(Kernel[0]))
+        Why = "needs --kernel NAME (the kernel's symbol without '.kd')";
+      else if (!Opts.NamedArgs.empty() || !Opts.Outs.empty() ||
+               !Opts.Prints.empty())
+        Why = "has no parameter descriptors: use --arg OFFSET:FILE and "
+              "--set-reg instead of named arguments, --out and --print";
+      if (!Why.empty())
+        return usageError(createStringError(
+            "'%s' is an HSA code object; it %s",
+            tool::displayName(Input).str().c_str(), Why.str().c_str()));
+      OnGPU = true;
+    }
+    Expected<WbinFile> File =
+        IsCodeObject ? Expected<WbinFile>(codeObjectStandIn(Kernel))
+                     : readWbin(ArrayRef<uint8_t>(
+                           reinterpret_cast<const uint8_t *>(B.data()),
+                           B.size()));
     if (!File) {
       tool::printBinaryError(ToolName, Input, File.takeError());
       return tool::ExitInvalidInput;
@@ -311,19 +350,24 @@ int main(int Argc, char **Argv) {
             "no agent " + std::to_string(AgentIndex) + ": there are " +
                 std::to_string(RT->agents().size()) +
                 " GPU agents (see --list-devices)"));
-      hsa::CodeObjectRequest Req;
-      Req.WbinBytes = ArrayRef<uint8_t>(
-          reinterpret_cast<const uint8_t *>(B.data()), B.size());
-      Req.MCPU = RT->agents()[AgentIndex].processor();
-      Req.UseCache = !NoCache;
-      Req.Clang = ClangPath;
-      Req.LdLld = LdLldPath;
-      auto Obj = hsa::codeObjectFor(*File, Req);
-      if (!Obj) {
-        tool::printError(ToolName, toString(Obj.takeError()));
-        return tool::ExitInvalidInput;
+      ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(B.data()),
+                              B.size());
+      if (IsCodeObject) {
+        CodeObject.assign(Bytes.begin(), Bytes.end());
+      } else {
+        hsa::CodeObjectRequest Req;
+        Req.WbinBytes = Bytes;
+        Req.MCPU = RT->agents()[AgentIndex].processor();
+        Req.UseCache = !NoCache;
+        Req.Clang = ClangPath;
+        Req.LdLld = LdLldPath;
+        auto Obj = hsa::codeObjectFor(*File, Req);
+        if (!Obj) {
+          tool::printError(ToolName, toString(Obj.takeError()));
+          return tool::ExitInvalidInput;
+        }
+        CodeObject = std::move(*Obj);
       }
-      CodeObject = std::move(*Obj);
     }
     auto Dispatch = [&](const WbinFile &F, unsigned K, const EmuConfig &Cfg,
                         MutableArrayRef<uint8_t> Memory) -> Error {
