@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/ConvertUTF.h"
 
 using namespace llvm;
 
@@ -1115,6 +1116,12 @@ bool Parser::parseSourceFilename() {
   }
   if (Name.empty())
     return error(SL, "source_filename cannot be empty");
+  // The name becomes a `.file` name, which assembly requires to be UTF-8
+  // (formats/wave-asm.md).
+  const UTF8 *P = reinterpret_cast<const UTF8 *>(Name.data());
+  if (!isLegalUTF8String(&P, reinterpret_cast<const UTF8 *>(Name.data() +
+                                                           Name.size())))
+    return error(SL, "source_filename is not valid UTF-8");
   consume();
   if (!T.LineStart && !is(Tok::Eof))
     return expected("end of line");
