@@ -396,6 +396,7 @@ private:
   bool loadsIntoTuple(unsigned Idx);
   bool execFull(unsigned Idx) const;
   int loopRegionOf(int R) const;
+  bool regionsUniform(int R, int Stop = -1) const;
   bool lastIsCselectOf(uint32_t Mask) const;
   uint32_t inclusiveScan(StringRef Name, int64_t Identity, uint32_t Src,
                          uint32_t Active);
@@ -753,10 +754,7 @@ Error KernelLowering::structure() {
     }
     case Opcode::Break:
     case Opcode::Continue: {
-      int R = Cur;
-      while (R >= 0 && Regions[R].Kind != RegionKind::Loop)
-        R = Regions[R].Parent;
-      if (R < 0)
+      if (loopRegionOf(Cur) < 0)
         return err(K.Name, O.PC,
                    "'" + std::string(O.I.desc().Mnemonic) +
                        "' outside of a loop");
@@ -939,14 +937,6 @@ void KernelLowering::uniformity() {
         return false;
     return true;
   };
-  // Whether every region from \p R up to (not including) its ancestor
-  // \p Scope keeps all its lanes together.
-  auto RegionUniformBelow = [&](int R, int Scope) {
-    for (; R >= 0 && R != Scope; R = Regions[R].Parent)
-      if (!Regions[R].Uniform)
-        return false;
-    return true;
-  };
   bool Changed = true;
   while (Changed) {
     Changed = false;
@@ -970,19 +960,12 @@ void KernelLowering::uniformity() {
       } else {
         // A break or continue is uniform when its condition is, and so is
         // every if between it and the loop.
-        auto InUniformIfs = [&](int In) {
-          for (; In >= 0 && Regions[In].Kind != RegionKind::Loop;
-               In = Regions[In].Parent)
-            if (!Regions[In].Uniform)
-              return false;
-          return true;
-        };
         for (unsigned Idx = R.Begin + 1; Idx < R.End; ++Idx) {
           const WOp &O = Ops[Idx];
           if ((O.I.Op == Opcode::Break || O.I.Op == Opcode::Continue) &&
               (O.I.isPredicated() ||
                UseDiv(Idx, PredBase + (O.I.Rs1 & 3)) ||
-               !InUniformIfs(O.Region)))
+               !regionsUniform(O.Region, loopRegionOf(O.Region))))
             U = false;
         }
       }
@@ -1035,7 +1018,7 @@ void KernelLowering::uniformity() {
       for (unsigned D : OpDefs[Idx]) {
         bool DD = Div;
         if (DefMerges[D] && (O.I.isPredicated() ||
-                             !RegionUniformBelow(O.Region, DefScope[D]) ||
+                             !regionsUniform(O.Region, DefScope[D]) ||
                              !LoopsUniform(O.Region)))
           DD = true;
         if (DD)
@@ -2659,14 +2642,44 @@ Error KernelLowering::lower(KernelDesc &Desc) {
         if (D2 < NumAnalysisRegs)
           EntryObserved[D2] = 1;
     }
-  // Every lane gets the initial values, also lanes past the workgroup's
-  // end, which a wave_shuffle may read (ISA.md §4.14).
+  // Local memory is zero at the start of each workgroup (ISA.md §4.1):
+  // every wave clears all of it, then a barrier.
+  uint32_t LocalSize =
+      K.LocalMemorySize ? K.LocalMemorySize : (UsesLocal ? DefaultLocalMemory : 0);
+  if (LocalSize > T.MaxLDSBytes)
+    return err(K.Name, 0, "local memory of " + Twine(LocalSize) +
+                              " bytes exceeds the " + Twine(T.MaxLDSBytes) +
+                              " bytes of LDS a workgroup has on " + T.Name);
+  LocalSize = (LocalSize + 15) & ~15u;
+  Desc.GroupSegmentSize = LocalSize;
+  bool ClearLocal = UsesLocal && LocalSize;
+  uint64_t GroupLanes = uint64_t(K.WorkgroupSize[0]) * K.WorkgroupSize[1] *
+                        K.WorkgroupSize[2];
+  WavesFull = GroupLanes > 0 && GroupLanes % T.WaveSize == 0 &&
+              llvm::none_of(Ops, [](const WOp &O) {
+                return O.Kind == WOpKind::Inst && O.I.Op == Opcode::Halt &&
+                       (O.I.isPredicated() || O.Region >= 0);
+              });
+  // Lane ids, for sr_lane_id and the wave shuffles: computed once.
+  bool NeedsLaneId = llvm::any_of(Ops, [](const WOp &O) {
+    Opcode Op = O.I.Op;
+    return O.Kind == WOpKind::Inst &&
+           ((Op == Opcode::MovSr && O.I.Rs1 == 4) ||
+            Op == Opcode::WaveShuffleUp || Op == Opcode::WaveShuffleDown ||
+            Op == Opcode::WaveShuffleXor);
+  });
+
+  // The prologue runs with every lane enabled: initial values and lane ids
+  // also reach lanes past the workgroup's end, which a wave_shuffle may
+  // read (ISA.md §4.14), and the local memory clear covers all of it.
+  bool VectorInitial = false;
+  for (unsigned R = 0; R < PredBase; ++R)
+    VectorInitial |= EntryObserved[R] && !isS(vregOfWeb(find(R)));
   uint32_t SavedExec = 0;
-  for (unsigned R = 0; R < PredBase && !SavedExec; ++R)
-    if (EntryObserved[R] && !isS(vregOfWeb(find(R)))) {
-      SavedExec = newMask();
-      emit(m("s_or_saveexec"), {D(SavedExec), I(-1)});
-    }
+  if (VectorInitial || NeedsLaneId || ClearLocal) {
+    SavedExec = newMask();
+    emit(m("s_or_saveexec"), {D(SavedExec), I(-1)});
+  }
   for (unsigned R = 0; R < NumAnalysisRegs; ++R) {
     unsigned Web = find(R);
     if (!EntryObserved[R])
@@ -2686,8 +2699,6 @@ Error KernelLowering::lower(KernelDesc &Desc) {
       emit(isS(V) ? "s_mov_b32" : "v_mov_b32", {D(V), I(0)});
     }
   }
-  if (SavedExec)
-    emit(m("s_mov"), {ExecD(), U(SavedExec)});
   // MMA fragments start as zeros (ISA.md §4.18).
   for (const WOp &O : Ops) {
     SmallVector<unsigned, 3> Ids;
@@ -2706,44 +2717,13 @@ Error KernelLowering::lower(KernelDesc &Desc) {
         }
       }
   }
-  // Local memory is zero at the start of each workgroup (ISA.md §4.1):
-  // every wave clears all of it with every lane enabled, then a barrier.
-  uint32_t LocalSize =
-      K.LocalMemorySize ? K.LocalMemorySize : (UsesLocal ? DefaultLocalMemory : 0);
-  if (LocalSize > T.MaxLDSBytes)
-    return err(K.Name, 0, "local memory of " + Twine(LocalSize) +
-                              " bytes exceeds the " + Twine(T.MaxLDSBytes) +
-                              " bytes of LDS a workgroup has on " + T.Name);
-  LocalSize = (LocalSize + 15) & ~15u;
-  Desc.GroupSegmentSize = LocalSize;
-  uint64_t GroupLanes = uint64_t(K.WorkgroupSize[0]) * K.WorkgroupSize[1] *
-                        K.WorkgroupSize[2];
-  WavesFull = GroupLanes > 0 && GroupLanes % T.WaveSize == 0 &&
-              llvm::none_of(Ops, [](const WOp &O) {
-                return O.Kind == WOpKind::Inst && O.I.Op == Opcode::Halt &&
-                       (O.I.isPredicated() || O.Region >= 0);
-              });
-  // Lane ids, for sr_lane_id and the wave shuffles: computed once, in
-  // every lane (shuffles read lanes that are not active).
-  bool NeedsLaneId = llvm::any_of(Ops, [](const WOp &O) {
-    Opcode Op = O.I.Op;
-    return O.Kind == WOpKind::Inst &&
-           ((Op == Opcode::MovSr && O.I.Rs1 == 4) ||
-            Op == Opcode::WaveShuffleUp || Op == Opcode::WaveShuffleDown ||
-            Op == Opcode::WaveShuffleXor);
-  });
-  if (NeedsLaneId) {
-    uint32_t Save = newMask();
-    emit(m("s_or_saveexec"), {D(Save), I(-1)});
+  if (NeedsLaneId)
     LaneIdV = laneId();
-    emit(m("s_mov"), {ExecD(), U(Save)});
-  }
-  if (UsesLocal && LocalSize) {
+  if (ClearLocal) {
     // Each lane clears 16 bytes per instruction from one zero VGPR pair
     // (ds_write2_b64, both halves from the pair: fewer live VGPRs than a
     // quad). Offsets are in 8-byte units, at most 255.
-    uint32_t Save = newMask(), Zero = F.newVReg(RegClass::V64);
-    emit(m("s_or_saveexec"), {D(Save), I(-1)});
+    uint32_t Zero = F.newVReg(RegClass::V64);
     for (unsigned E = 0; E < 2; ++E)
       emit("v_mov_b32", {D(Zero, int8_t(E)), I(0)});
     uint32_t Addr = newV();
@@ -2758,11 +2738,13 @@ Error KernelLowering::lower(KernelDesc &Desc) {
       emit("ds_write2_b64", {U(Addr), U(Zero), U(Zero)},
            (" offset0:" + Twine(Unit) + " offset1:" + Twine(Unit + 1)).str());
     }
-    emit(m("s_mov"), {ExecD(), U(Save)});
-    barrier();
     // Lanes past the end of the segment wrote nothing (LDS clamps), and the
     // writes past LocalSize land in the segment's rounding.
   }
+  if (SavedExec)
+    emit(m("s_mov"), {ExecD(), U(SavedExec)});
+  if (ClearLocal)
+    barrier();
 
   for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
     if (Error E = lowerOp(Idx))
@@ -2782,9 +2764,14 @@ Error KernelLowering::lower(KernelDesc &Desc) {
 /// lanes past the workgroup's end), no `halt` stops only some lanes, the op
 /// is not predicated, and every region around it keeps all lanes together.
 bool KernelLowering::execFull(unsigned Idx) const {
-  if (!WavesFull || Ops[Idx].I.isPredicated())
-    return false;
-  for (int R = Ops[Idx].Region; R >= 0; R = Regions[R].Parent)
+  return WavesFull && !Ops[Idx].I.isPredicated() &&
+         regionsUniform(Ops[Idx].Region);
+}
+
+/// Whether every region from \p R up to its ancestor \p Stop (not
+/// included; -1: the top level) keeps all its lanes together.
+bool KernelLowering::regionsUniform(int R, int Stop) const {
+  for (; R >= 0 && R != Stop; R = Regions[R].Parent)
     if (!Regions[R].Uniform)
       return false;
   return true;
