@@ -117,6 +117,13 @@ struct MInst {
   bool ReadsVCC = false; ///< implicit (v_div_fmas).
 };
 
+/// Whether \p MI is a plain register copy or immediate move (`s_mov_b32`,
+/// `s_mov_b64`, `v_mov_b32`; not the DPP or exec-writing forms).
+inline bool isMov(const MInst &MI) {
+  return MI.Op == "s_mov_b32" || MI.Op == "v_mov_b32" ||
+         MI.Op == "s_mov_b64";
+}
+
 /// A virtual register.
 struct VRegInfo {
   RegClass Class = RegClass::V32;

@@ -29,11 +29,6 @@ namespace wave::amdgcn {
 
 namespace {
 
-bool isMov(const MInst &MI) {
-  return MI.Op == "s_mov_b32" || MI.Op == "v_mov_b32" ||
-         MI.Op == "s_mov_b64";
-}
-
 bool writesExec(const MInst &MI) {
   for (const MOperand &O : MI.Ops)
     if (O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef)

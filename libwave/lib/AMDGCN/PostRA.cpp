@@ -98,9 +98,7 @@ std::string printOperand(const MFunction &F, const MOperand &O) {
 
 void removeIdentityCopies(MFunction &F) {
   llvm::erase_if(F.Insts, [&](const MInst &MI) {
-    if ((MI.Op != "s_mov_b32" && MI.Op != "v_mov_b32" &&
-         MI.Op != "s_mov_b64") ||
-        MI.Ops.size() != 2)
+    if (!isMov(MI) || MI.Ops.size() != 2)
       return false;
     const MOperand &D = MI.Ops[0], &S = MI.Ops[1];
     return D.K == MOperand::VReg && S.K == MOperand::VReg && !S.Neg &&

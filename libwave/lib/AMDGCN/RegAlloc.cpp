@@ -87,8 +87,8 @@ Error allocateRegisters(MFunction &F) {
   }
   // Intervals [Start, End] in instruction positions. StartsAtDef: the
   // interval begins at an instruction that only writes the register;
-  // EndsAtUse: it ends at one that only reads it (and it is not live
-  // beyond). Such a pair may share a register at that instruction, which
+  // EndsAtUse: it ends at one that only reads it (not live beyond, and no
+  // other operand of that instruction writes it). Such a pair may share a register at that instruction, which
   // reads its sources before it writes its results.
   std::vector<int> Start(NV, INT32_MAX), End(NV, -1);
   std::vector<char> StartsAtDef(NV, 0), EndsAtUse(NV, 0);
@@ -119,12 +119,6 @@ Error allocateRegisters(MFunction &F) {
                 O.IsUse && !O.IsDef);
     }
   }
-  // A register also written by the instruction that reads it last stays
-  // busy there (both operands name it).
-  for (unsigned I = 0; I < F.Insts.size(); ++I)
-    for (const MOperand &O : F.Insts[I].Ops)
-      if (O.K == MOperand::VReg && O.IsDef && End[O.Reg] == int(I))
-        EndsAtUse[O.Reg] = 0;
   // Linear scan.
   std::vector<unsigned> Order;
   for (unsigned R = 0; R < NV; ++R)
@@ -139,8 +133,8 @@ Error allocateRegisters(MFunction &F) {
   });
   const GCNTarget &T = *F.T;
   std::vector<int> BusyV(T.MaxVGPRs, -1), BusyS(T.MaxSGPRs, -1);
-  // Per physical register: whether the interval that holds it last ends at
-  // an instruction that only reads it, and how wide that interval is.
+  // Per physical register: whether the 32-bit interval that holds it last
+  // ends at an instruction that only reads it.
   std::vector<char> FreedAtV(T.MaxVGPRs, 0), FreedAtS(T.MaxSGPRs, 0);
   struct FixedIv {
     bool Vec;
