@@ -40,17 +40,25 @@ static int usageError(Error E) {
 
 /// Prints an HSA runner error and returns its exit status (NoDevice: 2,
 /// Timeout: 3, otherwise 1).
+static int reportHsaError(const hsa::HsaError &HE) {
+  tool::printError(ToolName, HE.message());
+  switch (HE.getKind()) {
+  case hsa::HsaErrorKind::NoDevice:
+    return tool::ExitUsage;
+  case hsa::HsaErrorKind::Timeout:
+    return tool::ExitLimit;
+  case hsa::HsaErrorKind::Failure:
+    break;
+  }
+  return tool::ExitInvalidInput;
+}
+
+/// Prints \p E (an HsaError or another failure of the HSA runner) and
+/// returns the exit status.
 static int hsaFailure(Error E) {
   int RC = tool::ExitInvalidInput;
   handleAllErrors(
-      std::move(E),
-      [&](const hsa::HsaError &HE) {
-        tool::printError(ToolName, toString(make_error<hsa::HsaError>(HE)));
-        RC = HE.getKind() == hsa::HsaErrorKind::NoDevice ? tool::ExitUsage
-             : HE.getKind() == hsa::HsaErrorKind::Timeout
-                 ? tool::ExitLimit
-                 : tool::ExitInvalidInput;
-      },
+      std::move(E), [&](const hsa::HsaError &HE) { RC = reportHsaError(HE); },
       [&](const ErrorInfoBase &EI) { tool::printError(ToolName, EI.message()); });
   return RC;
 }
@@ -344,12 +352,8 @@ int main(int Argc, char **Argv) {
       if (!Opened)
         return hsaFailure(Opened.takeError());
       RT = std::move(*Opened);
-      if (AgentIndex >= RT->agents().size())
-        return hsaFailure(make_error<hsa::HsaError>(
-            hsa::HsaErrorKind::NoDevice,
-            "no agent " + std::to_string(AgentIndex) + ": there are " +
-                std::to_string(RT->agents().size()) +
-                " GPU agents (see --list-devices)"));
+      if (Error E = RT->checkAgent(AgentIndex))
+        return hsaFailure(std::move(E));
       ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(B.data()),
                               B.size());
       if (IsCodeObject) {
@@ -411,9 +415,7 @@ int main(int Argc, char **Argv) {
               : runProgram(*File, Opts, outs(), errs(), &Outputs);
     handleAllErrors(
         std::move(RunErr),
-        [&](const hsa::HsaError &HE) {
-          RC = hsaFailure(make_error<hsa::HsaError>(HE));
-        },
+        [&](const hsa::HsaError &HE) { RC = reportHsaError(HE); },
         [&](const EmuError &EE) {
           tool::printError(ToolName, EE.getMessage());
           RC = EE.getKind() == EmuErrorKind::Limit ? tool::ExitLimit

@@ -64,6 +64,31 @@ const char *segmentName(RegionInfo::Segment S) {
   return "?";
 }
 
+/// Reads what RegionInfo records of \p Region (HSA_REGION_INFO_*).
+hsa_status_t readRegion(hsa_region_t Region, RegionInfo &RI) {
+  hsa_region_segment_t Seg;
+  uint32_t Flags = 0;
+  size_t Size = 0;
+  bool Alloc = false;
+  hsa_status_t S = hsa_region_get_info(Region, HSA_REGION_INFO_SEGMENT, &Seg);
+  if (S == HSA_STATUS_SUCCESS && Seg == HSA_REGION_SEGMENT_GLOBAL)
+    S = hsa_region_get_info(Region, HSA_REGION_INFO_GLOBAL_FLAGS, &Flags);
+  if (S == HSA_STATUS_SUCCESS)
+    S = hsa_region_get_info(Region, HSA_REGION_INFO_SIZE, &Size);
+  if (S == HSA_STATUS_SUCCESS)
+    S = hsa_region_get_info(Region, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED,
+                            &Alloc);
+  if (S != HSA_STATUS_SUCCESS)
+    return S;
+  RI.Seg = RegionInfo::Segment(Seg);
+  RI.KernargFlag = Flags & HSA_REGION_GLOBAL_FLAG_KERNARG;
+  RI.FineGrained = Flags & HSA_REGION_GLOBAL_FLAG_FINE_GRAINED;
+  RI.CoarseGrained = Flags & HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED;
+  RI.AllocAllowed = Alloc;
+  RI.Size = Size;
+  return HSA_STATUS_SUCCESS;
+}
+
 } // namespace
 
 std::string AgentInfo::processor() const {
@@ -181,28 +206,10 @@ Expected<std::unique_ptr<Runtime>> Runtime::open() {
       return std::move(E);
     auto RegionCallback = [](hsa_region_t Region, void *Data) {
       RegionInfo RI;
-      hsa_region_segment_t Seg;
-      uint32_t Flags = 0;
-      size_t Size = 0;
-      bool Alloc = false;
-      hsa_status_t S = hsa_region_get_info(Region, HSA_REGION_INFO_SEGMENT, &Seg);
-      if (S == HSA_STATUS_SUCCESS && Seg == HSA_REGION_SEGMENT_GLOBAL)
-        S = hsa_region_get_info(Region, HSA_REGION_INFO_GLOBAL_FLAGS, &Flags);
+      hsa_status_t S = readRegion(Region, RI);
       if (S == HSA_STATUS_SUCCESS)
-        S = hsa_region_get_info(Region, HSA_REGION_INFO_SIZE, &Size);
-      if (S == HSA_STATUS_SUCCESS)
-        S = hsa_region_get_info(Region, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED,
-                                &Alloc);
-      if (S != HSA_STATUS_SUCCESS)
-        return S;
-      RI.Seg = RegionInfo::Segment(Seg);
-      RI.KernargFlag = Flags & HSA_REGION_GLOBAL_FLAG_KERNARG;
-      RI.FineGrained = Flags & HSA_REGION_GLOBAL_FLAG_FINE_GRAINED;
-      RI.CoarseGrained = Flags & HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED;
-      RI.AllocAllowed = Alloc;
-      RI.Size = Size;
-      static_cast<std::vector<RegionInfo> *>(Data)->push_back(RI);
-      return HSA_STATUS_SUCCESS;
+        static_cast<std::vector<RegionInfo> *>(Data)->push_back(RI);
+      return S;
     };
     if (Error E = check(hsa_agent_iterate_regions(A, RegionCallback,
                                                   &Info.Regions),
@@ -215,29 +222,20 @@ Expected<std::unique_ptr<Runtime>> Runtime::open() {
 
 namespace {
 
-/// The first allocatable global region of \p Agent whose flags include
-/// \p Flag.
-Expected<hsa_region_t> findRegion(hsa_agent_t Agent, uint32_t Flag,
+/// The first allocatable global region of \p Agent with the property
+/// \p Flag (a RegionInfo flag: coarse-grained, fine-grained, kernarg).
+/// Regions whose properties cannot be read are passed over.
+Expected<hsa_region_t> findRegion(hsa_agent_t Agent, bool RegionInfo::*Flag,
                                   StringRef What) {
   struct Search {
-    uint32_t Flag;
+    bool RegionInfo::*Flag;
     hsa_region_t Found{0};
   } S{Flag};
   auto Callback = [](hsa_region_t Region, void *Data) {
     auto *Se = static_cast<Search *>(Data);
-    hsa_region_segment_t Seg;
-    uint32_t Flags = 0;
-    bool Alloc = false;
-    if (hsa_region_get_info(Region, HSA_REGION_INFO_SEGMENT, &Seg) !=
-            HSA_STATUS_SUCCESS ||
-        Seg != HSA_REGION_SEGMENT_GLOBAL)
-      return HSA_STATUS_SUCCESS;
-    if (hsa_region_get_info(Region, HSA_REGION_INFO_GLOBAL_FLAGS, &Flags) !=
-            HSA_STATUS_SUCCESS ||
-        hsa_region_get_info(Region, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED,
-                            &Alloc) != HSA_STATUS_SUCCESS)
-      return HSA_STATUS_SUCCESS;
-    if (!(Flags & Se->Flag) || !Alloc)
+    RegionInfo RI;
+    if (readRegion(Region, RI) != HSA_STATUS_SUCCESS ||
+        RI.Seg != RegionInfo::Global || !(RI.*(Se->Flag)) || !RI.AllocAllowed)
       return HSA_STATUS_SUCCESS;
     Se->Found = Region;
     return HSA_STATUS_INFO_BREAK;
@@ -268,16 +266,22 @@ Error allocate(hsa_region_t Region, size_t Size, HsaMemory &M,
 
 } // namespace
 
+Error Runtime::checkAgent(unsigned Index) const {
+  if (Index < Infos.size())
+    return Error::success();
+  std::string There = Infos.size() == 1
+                          ? "is 1 GPU agent"
+                          : "are " + std::to_string(Infos.size()) +
+                                " GPU agents";
+  return hsaError(HsaErrorKind::NoDevice, "no agent " + Twine(Index) +
+                                              ": there " + There +
+                                              " (see --list-devices)");
+}
+
 Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
                                            const DispatchRequest &R) {
-  if (AgentIndex >= I->Agents.size())
-    return hsaError(HsaErrorKind::NoDevice,
-                    "no agent " + Twine(AgentIndex) + ": there " +
-                        (I->Agents.size() == 1 ? "is 1 GPU agent"
-                                               : "are " +
-                                                     Twine(I->Agents.size()) +
-                                                     " GPU agents") +
-                        " (see --list-devices)");
+  if (Error E = checkAgent(AgentIndex))
+    return std::move(E);
   if (R.Memory.size() > (uint64_t(1) << 32))
     return hsaError(HsaErrorKind::Failure,
                     "device memory of " + Twine(R.Memory.size()) +
@@ -352,15 +356,15 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
   // Memory: the device image in coarse-grained memory, staged through
   // fine-grained (host-visible) memory; kernargs in the kernarg region.
   Expected<hsa_region_t> DevRegion =
-      findRegion(Agent, HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED, "coarse-grained");
+      findRegion(Agent, &RegionInfo::CoarseGrained, "coarse-grained");
   if (!DevRegion)
     return DevRegion.takeError();
   Expected<hsa_region_t> HostRegion =
-      findRegion(Agent, HSA_REGION_GLOBAL_FLAG_FINE_GRAINED, "fine-grained");
+      findRegion(Agent, &RegionInfo::FineGrained, "fine-grained");
   if (!HostRegion)
     return HostRegion.takeError();
   Expected<hsa_region_t> ArgRegion =
-      findRegion(Agent, HSA_REGION_GLOBAL_FLAG_KERNARG, "kernarg");
+      findRegion(Agent, &RegionInfo::KernargFlag, "kernarg");
   if (!ArgRegion)
     return ArgRegion.takeError();
   HsaMemory Device, Staging, Kernargs;

@@ -109,6 +109,10 @@ public:
 
   llvm::ArrayRef<AgentInfo> agents() const { return Infos; }
 
+  /// Fails with NoDevice ("no agent N: there are M GPU agents") unless
+  /// \p Index names one of agents().
+  llvm::Error checkAgent(unsigned Index) const;
+
   /// Loads \p R.CodeObject for agent \p Agent, copies \p R.Memory to the
   /// agent's coarse-grained memory, dispatches the kernel \p R.Repeat
   /// times (AQL kernel-dispatch packets with system-scope fences, each
