@@ -5,18 +5,19 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Runtime/HSA/CodeObjectCache.h"
+
 #include "wave/AMDGCN/Target.h"
 #include "wave/AMDGCN/Toolchain.h"
 #include "wave/AMDGCN/Translate.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/Chrono.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
