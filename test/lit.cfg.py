@@ -22,9 +22,13 @@ config.test_exec_root = os.path.join(
 path = os.path.pathsep.join([config.wave_tools_dir, config.llvm_tools_dir,
                              config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
-for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
+for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "WAVE_RUN_JOBS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# `lit --param emu_jobs=N` runs every wave-run of the suite with --jobs N
+# (scripts/test.sh runs the emulator's tests with 1 and with 2).
+if lit_config.params.get("emu_jobs"):
+    config.environment["WAVE_RUN_JOBS"] = lit_config.params["emu_jobs"]
 config.environment["UBSAN_OPTIONS"] = config.environment.get(
     "UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
 

@@ -1,13 +1,24 @@
 //===- emu_bench.cpp - Throughput of the reference emulator ---------------===//
 //
-// Google Benchmark programs for wave::emu::Emulator (test/bench/README.md):
-// a register-blocked f32 GEMM (each thread computes a 4x4 tile of C with 16
-// fma per k step) at 256x256 and 1024x1024, and a u32 sum reduction (strided
-// loads, wave_reduce_add, one atomic per wave). These kernels are built
-// directly with wave::Inst. BM_GemmExample also runs examples/gemm.wave
-// (u128 loads, 64 fma per 4 k steps), assembled at start-up.
-// Counters: wave_instr/s (steps per second) and lane_ops/s (wave
-// instructions times active lanes, here every lane is active).
+// Google Benchmark programs for wave::emu::Emulator (test/bench/README.md),
+// each run with 1 and with 2 threads (EmuConfig::Jobs, wave-run --jobs):
+//
+// * BM_Gemm: a register-blocked f32 GEMM built with wave::Inst (each thread
+//   computes a 4x4 tile of C with 16 fma per k step), 256x256 and
+//   1024x1024; BM_GemmExample: examples/gemm.wave (u128 loads, 64 fma per
+//   4 k steps), assembled at start-up.
+// * BM_Reduction: a u32 sum (strided loads, wave_reduce_add, one atomic
+//   with a discarded result per wave), 1 Mi elements in 64 workgroups.
+// * BM_Histogram: examples/histogram.wave, 1 Mi values into 256 bins with
+//   device atomics, 64 workgroups.
+// * BM_Divergent: data-dependent control flow: every thread runs a
+//   Collatz-style loop with a data-dependent trip count (break), nested
+//   if/else on the value in the body, 64 workgroups of 256 threads.
+//
+// Every run checks its result against a scalar C++ computation. Counters:
+// wave_instr/s (emulator steps per second, wall clock) and lane_ops/s
+// (wave instructions x 32 lanes). The program ends with a table of the
+// 2-thread speedup of each benchmark (wall time of --jobs 1 over --jobs 2).
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/AsmParser.h"
@@ -21,7 +32,11 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <string>
 
 using namespace wave;
 using namespace wave::emu;
@@ -118,24 +133,15 @@ WbinFile makeReduction() {
   return P.build();
 }
 
-void setCounters(benchmark::State &State, uint64_t WaveInstr,
-                 uint64_t LaneOps) {
-  State.counters["wave_instr/s"] =
-      benchmark::Counter(double(WaveInstr), benchmark::Counter::kIsRate);
-  State.counters["lane_ops/s"] =
-      benchmark::Counter(double(LaneOps), benchmark::Counter::kIsRate);
-}
-
-void BM_Gemm(benchmark::State &State) {
-  const uint32_t N = uint32_t(State.range(0));
-  WbinFile File = makeGemm();
-  EmuConfig C;
+/// Runs \p File with \p C (Jobs from the benchmark's second argument)
+/// once per iteration: \p Fill prepares device memory (not timed), \p Check
+/// verifies it afterwards (not timed) and returns an error text or "".
+void runKernel(benchmark::State &State, const WbinFile &File, EmuConfig C,
+               const std::function<void(uint8_t *)> &Fill,
+               const std::function<std::string(const uint8_t *)> &Check) {
   C.WaveWidth = WaveWidth;
-  C.Grid = {N / 64, N / 64, 1};
-  uint64_t Bytes = uint64_t(N) * N * 4;
-  C.DeviceMemory = 3 * Bytes;
   C.MaxInstructions = 0;
-  C.SetRegs = {{0, 0}, {1, uint32_t(Bytes)}, {2, uint32_t(2 * Bytes)}, {3, N}};
+  C.Jobs = unsigned(State.range(1));
   uint64_t WaveInstr = 0;
   for (auto _ : State) {
     State.PauseTiming();
@@ -144,120 +150,309 @@ void BM_Gemm(benchmark::State &State) {
       State.SkipWithError(llvm::toString(E.takeError()).c_str());
       return;
     }
-    float *M = reinterpret_cast<float *>((*E)->deviceMemory().data());
-    for (uint64_t I = 0; I != 2 * uint64_t(N) * N; ++I)
-      M[I] = float(I % 7) * 0.25f;
+    uint8_t *M = (*E)->deviceMemory().data();
+    Fill(M);
     State.ResumeTiming();
     if (llvm::Error Err = (*E)->run()) {
       State.SkipWithError(llvm::toString(std::move(Err)).c_str());
       return;
     }
-    WaveInstr += (*E)->stats().Instructions;
-    // Spot check one element against a scalar product.
     State.PauseTiming();
-    float Ref = 0;
-    for (uint32_t K = 0; K != N; ++K)
-      Ref = std::fma(M[K], M[N * N + K * N], Ref);
-    if (M[2 * N * N] != Ref)
-      State.SkipWithError("GEMM result mismatch");
+    WaveInstr += (*E)->stats().Instructions;
+    std::string Bad = Check(M);
+    if (!Bad.empty()) {
+      State.SkipWithError(Bad.c_str());
+      return;
+    }
     State.ResumeTiming();
   }
-  setCounters(State, WaveInstr, WaveInstr * WaveWidth);
+  State.counters["wave_instr/s"] =
+      benchmark::Counter(double(WaveInstr), benchmark::Counter::kIsRate);
+  State.counters["lane_ops/s"] = benchmark::Counter(
+      double(WaveInstr) * WaveWidth, benchmark::Counter::kIsRate);
+  State.counters["jobs"] = double(C.Jobs);
 }
-/// examples/gemm.wave, found next to this source file.
-void BM_GemmExample(benchmark::State &State) {
-  const uint32_t N = uint32_t(State.range(0));
+
+/// Assembles examples/NAME.wave, found next to this source file.
+llvm::Expected<WbinFile> assembleExample(const char *Name) {
   llvm::SmallString<256> Path(__FILE__);
   llvm::sys::path::remove_filename(Path); // test/bench
   llvm::sys::path::remove_filename(Path); // test
   llvm::sys::path::remove_filename(Path); // source root
-  llvm::sys::path::append(Path, "examples", "gemm.wave");
+  llvm::sys::path::append(Path, "examples", std::string(Name) + ".wave");
   auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf) {
-    State.SkipWithError(("cannot read " + Path.str()).str().c_str());
+  if (!Buf)
+    return llvm::createStringError("cannot read " + Path.str());
+  return assembleString((*Buf)->getBuffer(), Path);
+}
+
+float *floats(uint8_t *M) { return reinterpret_cast<float *>(M); }
+const float *floats(const uint8_t *M) {
+  return reinterpret_cast<const float *>(M);
+}
+uint32_t *words(uint8_t *M) { return reinterpret_cast<uint32_t *>(M); }
+const uint32_t *words(const uint8_t *M) {
+  return reinterpret_cast<const uint32_t *>(M);
+}
+
+/// GEMM input: A and B (N x N each, from byte 0) hold (i mod 7) / 4.
+void fillGemm(uint8_t *M, uint32_t N) {
+  for (uint64_t I = 0; I != 2 * uint64_t(N) * N; ++I)
+    floats(M)[I] = float(I % 7) * 0.25f;
+}
+
+/// Checks C[0][0] and C[N-1][N-1] (C at byte 8 N^2) against scalar
+/// products accumulated in the kernels' order (one fma per k).
+std::string checkGemm(const uint8_t *M, uint32_t N) {
+  const float *A = floats(M), *B = A + uint64_t(N) * N, *Cm = B + uint64_t(N) * N;
+  for (uint32_t Row : {0u, N - 1}) {
+    float Ref = 0;
+    for (uint32_t K = 0; K != N; ++K)
+      Ref = std::fma(A[uint64_t(Row) * N + K], B[uint64_t(K) * N + Row], Ref);
+    if (Cm[uint64_t(Row) * N + Row] != Ref)
+      return "GEMM result mismatch";
+  }
+  return "";
+}
+
+void BM_Gemm(benchmark::State &State) {
+  const uint32_t N = uint32_t(State.range(0));
+  static const WbinFile File = makeGemm();
+  uint64_t Bytes = uint64_t(N) * N * 4;
+  EmuConfig C;
+  C.Grid = {N / 64, N / 64, 1};
+  C.DeviceMemory = 3 * Bytes;
+  C.SetRegs = {{0, 0}, {1, uint32_t(Bytes)}, {2, uint32_t(2 * Bytes)}, {3, N}};
+  runKernel(
+      State, File, C, [&](uint8_t *M) { fillGemm(M, N); },
+      [&](const uint8_t *M) { return checkGemm(M, N); });
+}
+
+void BM_GemmExample(benchmark::State &State) {
+  const uint32_t N = uint32_t(State.range(0));
+  auto File = assembleExample("gemm");
+  if (!File) {
+    State.SkipWithError(llvm::toString(File.takeError()).c_str());
     return;
   }
-  auto File = assembleString((*Buf)->getBuffer(), Path);
+  uint64_t Bytes = uint64_t(N) * N * 4;
+  EmuConfig C;
+  C.Grid = {N / 64, N / 64, 1};
+  C.DeviceMemory = 3 * Bytes;
+  C.SetRegs = {
+      {0, 0}, {1, uint32_t(Bytes)}, {2, uint32_t(2 * Bytes)}, {3, N}, {4, N},
+      {5, N}};
+  runKernel(
+      State, *File, C, [&](uint8_t *M) { fillGemm(M, N); },
+      [&](const uint8_t *M) { return checkGemm(M, N); });
+}
+
+void BM_Reduction(benchmark::State &State) {
+  const uint32_t N = uint32_t(State.range(0));
+  const uint32_t Groups = 64, Threads = Groups * 256;
+  static const WbinFile File = makeReduction();
+  EmuConfig C;
+  C.Grid = {Groups, 1, 1};
+  C.DeviceMemory = uint64_t(N) * 4 + 4;
+  C.SetRegs = {{0, 0}, {1, N * 4}, {2, Threads}, {3, N}};
+  runKernel(
+      State, File, C,
+      [&](uint8_t *M) {
+        for (uint32_t I = 0; I != N; ++I)
+          words(M)[I] = I;
+      },
+      [&](const uint8_t *M) -> std::string {
+        uint32_t Expect = uint32_t(uint64_t(N) * (N - 1) / 2);
+        return words(M)[N] == Expect ? "" : "reduction result mismatch";
+      });
+}
+
+/// Input value I of the histogram and divergence kernels (a fixed LCG).
+uint32_t inputValue(uint32_t I) { return (I * 2654435761u) >> 4; }
+
+void BM_Histogram(benchmark::State &State) {
+  const uint32_t N = uint32_t(State.range(0)), Bins = 256, Groups = 64;
+  auto File = assembleExample("histogram");
   if (!File) {
     State.SkipWithError(llvm::toString(File.takeError()).c_str());
     return;
   }
   EmuConfig C;
-  C.WaveWidth = WaveWidth;
-  C.Grid = {N / 64, N / 64, 1};
-  uint64_t Bytes = uint64_t(N) * N * 4;
-  C.DeviceMemory = 3 * Bytes;
-  C.MaxInstructions = 0;
-  C.SetRegs = {
-      {0, 0}, {1, uint32_t(Bytes)}, {2, uint32_t(2 * Bytes)}, {3, N}, {4, N},
-      {5, N}};
-  uint64_t WaveInstr = 0;
-  for (auto _ : State) {
-    State.PauseTiming();
-    auto E = Emulator::create(*File, C);
-    if (!E) {
-      State.SkipWithError(llvm::toString(E.takeError()).c_str());
-      return;
-    }
-    float *M = reinterpret_cast<float *>((*E)->deviceMemory().data());
-    for (uint64_t I = 0; I != 2 * uint64_t(N) * N; ++I)
-      M[I] = float(I % 7) * 0.25f;
-    State.ResumeTiming();
-    if (llvm::Error Err = (*E)->run()) {
-      State.SkipWithError(llvm::toString(std::move(Err)).c_str());
-      return;
-    }
-    WaveInstr += (*E)->stats().Instructions;
-    State.PauseTiming();
-    float Ref = 0;
-    for (uint32_t K = 0; K != N; ++K)
-      Ref = std::fma(M[K], M[N * N + K * N], Ref);
-    if (M[2 * N * N] != Ref)
-      State.SkipWithError("GEMM result mismatch");
-    State.ResumeTiming();
-  }
-  setCounters(State, WaveInstr, WaveInstr * WaveWidth);
-}
-BENCHMARK(BM_GemmExample)->Arg(256)->Unit(benchmark::kMillisecond);
-
-BENCHMARK(BM_Gemm)->Arg(256)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Gemm)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(1);
-
-void BM_Reduction(benchmark::State &State) {
-  const uint32_t N = uint32_t(State.range(0));
-  const uint32_t Groups = 16, Threads = Groups * 256;
-  WbinFile File = makeReduction();
-  EmuConfig C;
-  C.WaveWidth = WaveWidth;
   C.Grid = {Groups, 1, 1};
-  C.DeviceMemory = uint64_t(N) * 4 + 4;
-  C.MaxInstructions = 0;
-  C.SetRegs = {{0, 0}, {1, N * 4}, {2, Threads}, {3, N}};
-  uint64_t WaveInstr = 0;
-  for (auto _ : State) {
-    State.PauseTiming();
-    auto E = Emulator::create(File, C);
-    if (!E) {
-      State.SkipWithError(llvm::toString(E.takeError()).c_str());
-      return;
-    }
-    uint32_t *M = reinterpret_cast<uint32_t *>((*E)->deviceMemory().data());
-    for (uint32_t I = 0; I != N; ++I)
-      M[I] = I;
-    State.ResumeTiming();
-    if (llvm::Error Err = (*E)->run()) {
-      State.SkipWithError(llvm::toString(std::move(Err)).c_str());
-      return;
-    }
-    WaveInstr += (*E)->stats().Instructions;
-    uint32_t Expect = uint32_t(uint64_t(N) * (N - 1) / 2);
-    if (M[N] != Expect)
-      State.SkipWithError("reduction result mismatch");
-  }
-  setCounters(State, WaveInstr, WaveInstr * WaveWidth);
+  C.DeviceMemory = uint64_t(N) * 4 + Bins * 4;
+  C.SetRegs = {{0, 0}, {1, N * 4}, {2, N}, {3, Bins}};
+  runKernel(
+      State, *File, C,
+      [&](uint8_t *M) {
+        for (uint32_t I = 0; I != N; ++I)
+          words(M)[I] = inputValue(I);
+      },
+      [&](const uint8_t *M) -> std::string {
+        std::vector<uint32_t> Ref(Bins);
+        for (uint32_t I = 0; I != N; ++I)
+          ++Ref[inputValue(I) % Bins];
+        return std::memcmp(Ref.data(), words(M) + N, Bins * 4) == 0
+                   ? ""
+                   : "histogram mismatch";
+      });
 }
-BENCHMARK(BM_Reduction)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+
+/// Divergence-heavy kernel: thread t (global id) takes x = IN[t] and runs
+///   for (n = 0; x != 1 && n != 300; ++n) {
+///     if (x odd) { x = 3x + 1; if (x & 4) acc += x; else acc ^= x; }
+///     else       { x >>= 1;   if (x > 1000) acc += 1; }
+///   }
+///   OUT[t] = acc + n
+/// r0 = IN, r1 = OUT (byte offsets). Workgroup 256 threads.
+const char *DivergentSource = R"(
+.kernel divergent
+.registers 24
+.workgroup_size 256, 1, 1
+    mov     r2, sr_thread_id_x
+    mov     r3, sr_workgroup_id_x
+    mov_imm r4, 256
+    imad    r5, r3, r4, r2
+    mov_imm r6, 2
+    shl     r5, r5, r6
+    iadd    r7, r0, r5
+    device_load_u32 r8, r7
+    mov_imm r9, 0
+    mov_imm r10, 0
+    mov_imm r11, 1
+    mov_imm r12, 300
+    mov_imm r13, 3
+    mov_imm r14, 4
+    mov_imm r15, 1000
+    loop
+        ucmp_eq p1, r8, r11
+        break   p1
+        ucmp_ge p1, r10, r12
+        break   p1
+        and     r16, r8, r11
+        ucmp_eq p2, r16, r11
+        if p2
+            imad    r8, r8, r13, r11
+            and     r17, r8, r14
+            ucmp_eq p3, r17, r14
+            if p3
+                iadd    r9, r9, r8
+            else
+                xor     r9, r9, r8
+            endif
+        else
+            shr     r8, r8, r11
+            ucmp_gt p3, r8, r15
+            if p3
+                iadd    r9, r9, r11
+            endif
+        endif
+        iadd    r10, r10, r11
+    endloop
+    iadd    r9, r9, r10
+    iadd    r18, r1, r5
+    device_store_u32 r18, r9
+    halt
+.end
+)";
+
+uint32_t divergentRef(uint32_t X) {
+  uint32_t Acc = 0, N = 0;
+  for (; X != 1 && N != 300; ++N) {
+    if (X & 1) {
+      X = 3 * X + 1;
+      if (X & 4)
+        Acc += X;
+      else
+        Acc ^= X;
+    } else {
+      X >>= 1;
+      if (X > 1000)
+        Acc += 1;
+    }
+  }
+  return Acc + N;
+}
+
+void BM_Divergent(benchmark::State &State) {
+  const uint32_t Groups = 64, N = Groups * 256;
+  auto File = assembleString(DivergentSource, "divergent.wave");
+  if (!File) {
+    State.SkipWithError(llvm::toString(File.takeError()).c_str());
+    return;
+  }
+  EmuConfig C;
+  C.Grid = {Groups, 1, 1};
+  C.DeviceMemory = uint64_t(N) * 8;
+  C.SetRegs = {{0, 0}, {1, N * 4}};
+  runKernel(
+      State, *File, C,
+      [&](uint8_t *M) {
+        for (uint32_t I = 0; I != N; ++I)
+          words(M)[I] = inputValue(I) % 100000 + 1;
+      },
+      [&](const uint8_t *M) -> std::string {
+        for (uint32_t I = 0; I != N; ++I)
+          if (words(M)[N + I] != divergentRef(inputValue(I) % 100000 + 1))
+            return "divergent kernel mismatch at thread " + std::to_string(I);
+        return "";
+      });
+}
+
+// Every benchmark runs with Jobs = 1 and 2; wall time, so that the
+// 2-thread runs are not credited with their second thread's CPU time.
+#define WAVE_EMU_BENCH(FN, SIZE)                                               \
+  BENCHMARK(FN)                                                                \
+      ->ArgNames({"size", "jobs"})                                             \
+      ->Args({SIZE, 1})                                                        \
+      ->Args({SIZE, 2})                                                        \
+      ->UseRealTime()                                                          \
+      ->Unit(benchmark::kMillisecond)
+WAVE_EMU_BENCH(BM_Gemm, 256);
+WAVE_EMU_BENCH(BM_Gemm, 1024)->Iterations(2);
+WAVE_EMU_BENCH(BM_GemmExample, 256);
+WAVE_EMU_BENCH(BM_Reduction, 1 << 20);
+WAVE_EMU_BENCH(BM_Histogram, 1 << 20);
+WAVE_EMU_BENCH(BM_Divergent, 16384);
+
+/// Console output plus, at the end, each benchmark's 2-thread speedup.
+class SpeedupReporter : public benchmark::ConsoleReporter {
+public:
+  void ReportRuns(const std::vector<Run> &Runs) override {
+    ConsoleReporter::ReportRuns(Runs);
+    for (const Run &R : Runs) {
+      if (R.error_occurred || R.run_type != Run::RT_Iteration)
+        continue;
+      std::string Name = R.benchmark_name();
+      size_t At = Name.find("/jobs:");
+      if (At == std::string::npos)
+        continue;
+      std::string Key = Name.substr(0, At);
+      int Jobs = std::atoi(Name.c_str() + At + 6);
+      Times[Key][Jobs] = R.GetAdjustedRealTime();
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::printf("\n%-28s %12s %12s %8s\n", "2-thread speedup", "jobs:1",
+                "jobs:2", "ratio");
+    for (auto &[Key, ByJobs] : Times)
+      if (ByJobs.count(1) && ByJobs.count(2))
+        std::printf("%-28s %12.3f %12.3f %7.2fx\n", Key.c_str(), ByJobs[1],
+                    ByJobs[2], ByJobs[1] / ByJobs[2]);
+  }
+
+private:
+  std::map<std::string, std::map<int, double>> Times;
+};
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int Argc, char **Argv) {
+  benchmark::Initialize(&Argc, Argv);
+  if (benchmark::ReportUnrecognizedArguments(Argc, Argv))
+    return 1;
+  SpeedupReporter Reporter;
+  benchmark::RunSpecifiedBenchmarks(&Reporter);
+  benchmark::Shutdown();
+  return 0;
+}

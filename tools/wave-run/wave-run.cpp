@@ -22,11 +22,15 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 using namespace wave;
 using namespace wave::emu;
 
 static constexpr const char *ToolName = "wave-run";
+/// Upper bound of --jobs: more threads than this only cost memory.
+static constexpr uint64_t MaxJobs = 1024;
 
 /// A bad option value: "wave-run: MESSAGE" plus the --help hint, exit 2.
 static int usageError(Error E) {
@@ -85,7 +89,7 @@ int main(int Argc, char **Argv) {
   std::string Input;
   std::string Grid = "1,1,1", Workgroup = "32,1,1", Registers = "32",
               LocalMem = "16384", DeviceMem = "1048576", WaveWidth = "32",
-              MaxInstr = "10000000", Kernel;
+              MaxInstr = "10000000", Kernel, Jobs = "0";
   std::vector<std::string> Args, SetRegs, FillZero, FillIota, Outs, Prints;
   std::string DumpU32, DumpF32, DumpF16, DumpBf16, DumpMemory;
   RunOptions Opts;
@@ -149,6 +153,12 @@ int main(int Argc, char **Argv) {
   App->add_option("--max-instructions", MaxInstr,
                   "Step limit per workgroup, 0 = none (default 10000000)")
       ->type_name("N");
+  CLI::Option *JobsOpt =
+      App->add_option("-j,--jobs", Jobs,
+                      "Workgroups run at once, 0 = one per hardware thread "
+                      "(default $WAVE_RUN_JOBS, else 0); results do not "
+                      "depend on it")
+          ->type_name("N");
   App->add_option("--kernel", Kernel,
                   "Kernel to run, by name or index (default 0)")
       ->type_name("NAME|INDEX");
@@ -219,6 +229,12 @@ int main(int Argc, char **Argv) {
     Try(Num(DeviceMem, "--device-memory", UINT64_MAX, C.DeviceMemory));
     Try(Num(WaveWidth, "--wave-width", UINT32_MAX, C.WaveWidth));
     Try(Num(MaxInstr, "--max-instructions", UINT64_MAX, C.MaxInstructions));
+    if (JobsOpt->count())
+      Try(Num(Jobs, "--jobs", MaxJobs, C.Jobs));
+    else if (const char *Env = std::getenv("WAVE_RUN_JOBS"); Env && *Env)
+      Try(Num(std::string(Env), "WAVE_RUN_JOBS", MaxJobs, C.Jobs));
+    else
+      C.Jobs = 0;
     if (!E && (C.WaveWidth < 1 || C.WaveWidth > 64))
       Try(createStringError("invalid --wave-width '%s': must be 1..64",
                             WaveWidth.c_str()));

@@ -34,6 +34,8 @@
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/Emulator.h"
 
+#include "Speculation.h"
+
 #include "wave/Asm/InstPrinter.h"
 #include "wave/Emu/FloatFormat.h"
 #include "wave/ISA/ISA.h"
@@ -42,9 +44,14 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Threading.h"
 
+#include <atomic>
 #include <bit>
 #include <climits>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -84,6 +91,30 @@ void EmuStats::print(raw_ostream &OS) const {
      << "\n"
      << "  Workgroups executed: " << Workgroups << "\n"
      << "  Waves executed: " << Waves << "\n";
+}
+
+EmuStats &EmuStats::operator+=(const EmuStats &O) {
+  Instructions += O.Instructions;
+  IntegerOps += O.IntegerOps;
+  FloatOps += O.FloatOps;
+  MemoryOps += O.MemoryOps;
+  ControlOps += O.ControlOps;
+  WaveOps += O.WaveOps;
+  AtomicOps += O.AtomicOps;
+  AtomicLaneOps += O.AtomicLaneOps;
+  DeviceLoads += O.DeviceLoads;
+  DeviceLoadBytes += O.DeviceLoadBytes;
+  DeviceStores += O.DeviceStores;
+  DeviceStoreBytes += O.DeviceStoreBytes;
+  LocalLoads += O.LocalLoads;
+  LocalLoadBytes += O.LocalLoadBytes;
+  LocalStores += O.LocalStores;
+  LocalStoreBytes += O.LocalStoreBytes;
+  Barriers += O.Barriers;
+  DivergentBranches += O.DivergentBranches;
+  Workgroups += O.Workgroups;
+  Waves += O.Waves;
+  return *this;
 }
 
 namespace {
@@ -136,6 +167,8 @@ struct Wave {
 
 } // namespace
 
+/// The shared, read-only part of a run once it starts: decoded kernel,
+/// launch shape, device memory, and the statistics of committed workgroups.
 class EmulatorImpl {
 public:
   const WbinFile &File;
@@ -145,36 +178,85 @@ public:
   std::vector<DInst> Code;
   std::vector<Inst> Orig;                 ///< for instruction text.
   std::vector<std::string> InvalidReason; ///< per instruction, if invalid.
-  std::vector<uint8_t> Device, Local;
+  std::vector<uint8_t> Device;
   EmuStats Stats;
   uint64_t OpCount[NumInternalOps] = {};
   raw_ostream *Trace = nullptr;
 
   unsigned W = 32;
+  /// Lanes per register row: W rounded up to a multiple of 8.
+  unsigned Stride = 32;
   uint64_t Full = 0;
   unsigned NumRegs = 32, NumRows = 34;
   uint32_t RRow[256], WRow[256]; ///< element offsets per register number.
   std::array<uint32_t, 3> WG = {1, 1, 1};
   uint32_t LocalSize = 0;
-
-  // Per-workgroup state.
-  std::vector<Wave> Waves;
-  std::vector<uint32_t> RegFile;
-  std::vector<float> ZeroFrag;
-  std::array<uint32_t, 3> WgId = {0, 0, 0};
   unsigned NumWaves = 0;
-  std::optional<EmuError> Fault;
 
   EmulatorImpl(const WbinFile &F, const EmuConfig &C) : File(F), Cfg(C) {}
 
   void decode();
   Error run();
-  bool runWorkgroup();
-  template <bool Tracing> [[gnu::always_inline]] inline bool runLoop();
+  std::string instText(uint32_t Idx, bool RefTrace = false) const;
+
+private:
+  friend class WorkgroupRunner;
+  /// Adds one workgroup's statistics (\p Counts per internal op).
+  void absorb(const EmuStats &S, const uint64_t *Counts);
+  Error runSequential(uint64_t NumGroups);
+  Error runParallel(uint64_t NumGroups, unsigned Threads);
+  std::array<uint32_t, 3> groupId(uint64_t Linear) const;
+};
+
+/// How a workgroup run reaches device memory (Speculation.h).
+enum class MemMode {
+  Direct,     ///< reads and writes device memory (the sequential run).
+  Marked,     ///< Direct, and stamps written granules with the run's tick.
+  Speculative ///< through the worker's SpeculativeMemory.
+};
+
+/// Runs workgroups, one at a time, for one thread: waves, registers, local
+/// memory, the statistics of the current workgroup and, for parallel runs,
+/// the speculative view of device memory.
+class alignas(64) WorkgroupRunner {
+public:
+  explicit WorkgroupRunner(EmulatorImpl &E);
+
+  /// Runs workgroup \p Id in mode \p M. Returns false when it stopped
+  /// early: Fault is set, or (Speculative only) Spec.gaveUp(). Statistics
+  /// of the run are in Stats and OpCount (reset at the start).
+  bool runWorkgroup(std::array<uint32_t, 3> Id, MemMode M);
+
+  EmulatorImpl &E;
+  std::optional<EmuError> Fault;
+  EmuStats Stats;
+  uint64_t OpCount[NumInternalOps] = {};
+  SpeculativeMemory Spec;
+  /// Parallel runs: the tick of each granule's last write (Marked runs
+  /// stamp, speculative runs validate against it), the tick of this run's
+  /// commit, and the last tick committed when this run started.
+  uint32_t *WriteTick = nullptr;
+  uint32_t Tick = 0, StartTick = 0;
+  /// Parallel runs: set when a run's result is no longer wanted.
+  const std::atomic<bool> *Cancel = nullptr;
+
+  /// The execution loop over the current workgroup's waves (ISA.md §4.3).
+  template <bool Tracing, MemMode M>
+  [[gnu::always_inline]] inline bool runLoop();
+
+private:
+  /// Steps between a speculative run's checks of Cancel and of its reads.
+  static constexpr uint64_t CheckInterval = 1 << 16;
+  /// The step count at which the loop next calls checkpoint().
+  uint64_t nextCheck(uint64_t Steps) const;
+  /// The instruction limit (ISA.md §4.3) and a speculative run's periodic
+  /// checks; false stops the run.
+  [[gnu::noinline]] bool checkpoint(uint64_t Steps, const DInst &I,
+                                    uint64_t &NextCheck);
   void initWorkgroup();
+  MemMode Mode = MemMode::Direct;
 
   // Faults ---------------------------------------------------------------
-  std::string instText(uint32_t Idx, bool RefTrace = false) const;
   std::string where(const Wave &Wv, const DInst &I, int Lane) const;
   // The fault helpers are out of line and take only plain arguments, so
   // that the multiversioned hot loop needs no string code.
@@ -191,7 +273,38 @@ public:
                                     uint64_t New);
   [[gnu::noinline]] void traceEndloop(uint64_t Old, uint64_t New, bool Jump,
                                       uint32_t Target);
+
+  // Copies of the launch shape, so that the loop reads them from here.
+  const std::vector<DInst> &Code;
+  const std::vector<std::string> &InvalidReason;
+  const EmuConfig &Cfg;
+  const std::string &Name;
+  const uint32_t *RRow, *WRow;
+  const unsigned W, Stride, NumWaves;
+  const uint64_t Full;
+  const std::array<uint32_t, 3> WG;
+  raw_ostream *Trace;
+
+  // Per-workgroup state.
+  std::vector<Wave> Waves;
+  std::vector<uint32_t> RegFile;
+  std::vector<uint8_t> Local;
+  std::vector<float> ZeroFrag;
+  std::array<uint32_t, 3> WgId = {0, 0, 0};
 };
+
+WorkgroupRunner::WorkgroupRunner(EmulatorImpl &E)
+    : E(E), Code(E.Code), InvalidReason(E.InvalidReason), Cfg(E.Cfg),
+      Name(E.Name), RRow(E.RRow), WRow(E.WRow), W(E.W), Stride(E.Stride),
+      NumWaves(E.NumWaves), Full(E.Full), WG(E.WG), Trace(E.Trace) {
+  Waves.assign(NumWaves, Wave());
+  for (Wave &Wv : Waves)
+    for (auto &Tid : Wv.Tid)
+      Tid.assign(W, 0);
+  RegFile.assign(size_t(NumWaves) * E.NumRows * Stride, 0);
+  Local.assign(E.LocalSize, 0);
+  ZeroFrag.assign(16 * W, 0.0f);
+}
 
 //===----------------------------------------------------------------------===//
 // Instruction text (for faults and --trace)
@@ -271,19 +384,19 @@ std::string EmulatorImpl::instText(uint32_t Idx, bool RefTrace) const {
   return S;
 }
 
-std::string EmulatorImpl::where(const Wave &Wv, const DInst &I,
-                                int Lane) const {
+std::string WorkgroupRunner::where(const Wave &Wv, const DInst &I,
+                                   int Lane) const {
   std::string S;
   raw_string_ostream OS(S);
   OS << "at pc " << format("0x%04x", I.PC) << " ("
-     << instText(uint32_t(&I - Code.data())) << "), workgroup (" << WgId[0]
+     << E.instText(uint32_t(&I - Code.data())) << "), workgroup (" << WgId[0]
      << ',' << WgId[1] << ',' << WgId[2] << ") wave " << Wv.Id;
   if (Lane >= 0)
     OS << " lane " << Lane;
   return S;
 }
 
-bool EmulatorImpl::fault(const Wave &Wv, const DInst &I, int Lane,
+bool WorkgroupRunner::fault(const Wave &Wv, const DInst &I, int Lane,
                          const char *What, const char *Detail) {
   std::string Msg = "kernel '" + Name + "': " + What + " " + where(Wv, I, Lane);
   if (Detail && *Detail)
@@ -292,13 +405,13 @@ bool EmulatorImpl::fault(const Wave &Wv, const DInst &I, int Lane,
   return false;
 }
 
-bool EmulatorImpl::callTargetFault(const Wave &Wv, const DInst &I) {
-  std::string D = "offset " + std::to_string(Orig[&I - Code.data()].Word1) +
+bool WorkgroupRunner::callTargetFault(const Wave &Wv, const DInst &I) {
+  std::string D = "offset " + std::to_string(E.Orig[&I - Code.data()].Word1) +
                   " is not an instruction boundary of the kernel";
   return fault(Wv, I, -1, "invalid call target", D.c_str());
 }
 
-bool EmulatorImpl::pastEndFault(const Wave &Wv, const DInst &I) {
+bool WorkgroupRunner::pastEndFault(const Wave &Wv, const DInst &I) {
   std::string Msg;
   raw_string_ostream OS(Msg);
   OS << "kernel '" << Name << "': workgroup (" << WgId[0] << ',' << WgId[1]
@@ -309,7 +422,7 @@ bool EmulatorImpl::pastEndFault(const Wave &Wv, const DInst &I) {
   return false;
 }
 
-bool EmulatorImpl::deadlockFault() {
+bool WorkgroupRunner::deadlockFault() {
   std::string Msg;
   raw_string_ostream OS(Msg);
   OS << "kernel '" << Name << "': deadlock detected: workgroup (" << WgId[0]
@@ -328,7 +441,7 @@ bool EmulatorImpl::deadlockFault() {
   return false;
 }
 
-bool EmulatorImpl::limitFault(uint64_t Steps, const DInst &I) {
+bool WorkgroupRunner::limitFault(uint64_t Steps, const DInst &I) {
   std::string Msg;
   raw_string_ostream OS(Msg);
   OS << "instruction limit exceeded: " << Steps
@@ -338,13 +451,13 @@ bool EmulatorImpl::limitFault(uint64_t Steps, const DInst &I) {
   return false;
 }
 
-void EmulatorImpl::traceStep(const Wave &Wv, uint32_t Idx) {
+void WorkgroupRunner::traceStep(const Wave &Wv, uint32_t Idx) {
   *Trace << "wg(" << WgId[0] << ',' << WgId[1] << ',' << WgId[2] << ") wave["
          << Wv.Id << "] pc=" << format("0x%04x", Code[Idx].PC) << ": "
-         << instText(Idx, /*RefTrace=*/true) << "\n";
+         << E.instText(Idx, /*RefTrace=*/true) << "\n";
 }
 
-void EmulatorImpl::traceBreak(uint64_t Old, uint64_t Pred, unsigned Reg,
+void WorkgroupRunner::traceBreak(uint64_t Old, uint64_t Pred, unsigned Reg,
                               uint64_t New) {
   *Trace << "  BREAK: active_mask=" << format("0x%llx", (unsigned long long)Old)
          << ", pred_mask=" << format("0x%llx", (unsigned long long)Pred)
@@ -353,7 +466,7 @@ void EmulatorImpl::traceBreak(uint64_t Old, uint64_t Pred, unsigned Reg,
          << format("0x%llx", (unsigned long long)New) << ", jump=None\n";
 }
 
-void EmulatorImpl::traceEndloop(uint64_t Old, uint64_t New, bool Jump,
+void WorkgroupRunner::traceEndloop(uint64_t Old, uint64_t New, bool Jump,
                                 uint32_t Target) {
   *Trace << "  ENDLOOP: active_mask="
          << format("0x%llx", (unsigned long long)Old)
@@ -365,14 +478,14 @@ void EmulatorImpl::traceEndloop(uint64_t Old, uint64_t New, bool Jump,
     *Trace << "None\n";
 }
 
-bool EmulatorImpl::memFault(const Wave &Wv, const DInst &I, int Lane,
+bool WorkgroupRunner::memFault(const Wave &Wv, const DInst &I, int Lane,
                             bool IsLocal, uint64_t Addr, unsigned N) {
   std::string D;
   raw_string_ostream OS(D);
   OS << "address " << format("0x%08llx", (unsigned long long)Addr) << ", " << N
      << (N == 1 ? " byte, " : " bytes, ")
      << (IsLocal ? "local memory is " : "device memory is ")
-     << (IsLocal ? Local.size() : Device.size()) << " bytes";
+     << (IsLocal ? Local.size() : E.Device.size()) << " bytes";
   return fault(Wv, I, Lane, "memory access out of bounds", D.c_str());
 }
 
@@ -556,31 +669,41 @@ static_assert(uint16_t(Opcode::LocalAtomicCas) - uint16_t(Opcode::LocalAtomicAdd
 static_assert(uint16_t(Opcode::AtomicCas) - uint16_t(Opcode::AtomicAdd) == 8);
 static_assert(uint16_t(Opcode::AtomicAdd) > uint16_t(Opcode::LocalAtomicCas));
 
-/// Calls \p Access with the access width in bytes, 1 << \p Log (Log 0..4,
-/// ISA.md §2.10), as a compile-time constant so that the per-lane copy
-/// compiles to a plain move.
-template <typename Fn> inline int withAccessWidth(unsigned Log, Fn &&Access) {
-  switch (Log) {
-  case 0:
-    return Access(std::integral_constant<unsigned, 1>());
-  case 1:
-    return Access(std::integral_constant<unsigned, 2>());
-  case 2:
-    return Access(std::integral_constant<unsigned, 4>());
-  case 3:
-    return Access(std::integral_constant<unsigned, 8>());
-  default:
-    return Access(std::integral_constant<unsigned, 16>());
-  }
-}
-
 /// Loads N bytes for every lane in Exec (ascending) from Mem into rd (and
 /// the following registers for N > 4). Returns the first lane whose access
 /// is out of bounds, or -1. N is a constant so memcpy becomes a move.
 template <unsigned N>
-inline int loadLanes(uint32_t *R, const uint32_t *WRow, uint8_t Rd,
-                     const uint32_t *Ap, uint64_t Exec, const uint8_t *Mem,
-                     uint64_t Size) {
+[[gnu::always_inline]] inline int
+loadLanes(uint32_t *R, const uint32_t *WRow, uint8_t Rd, const uint32_t *Ap,
+          uint64_t Exec, uint64_t Full, unsigned W, const uint8_t *Mem,
+          uint64_t Size) {
+  if (Exec == Full) {
+    // Whole wave: one vectorized bounds check, then a branch-free gather.
+    uint32_t Max = 0;
+    for (unsigned L = 0; L != W; ++L)
+      Max = std::max(Max, Ap[L]);
+    if (uint64_t(Max) + N <= Size) {
+      if constexpr (N <= 4) {
+        uint32_t *Dp = R + WRow[Rd];
+        for (unsigned L = 0; L != W; ++L) {
+          uint32_t V = 0;
+          std::memcpy(&V, Mem + Ap[L], N);
+          Dp[L] = V;
+        }
+      } else {
+        uint32_t *Dp[N / 4];
+        for (unsigned K = 0; K != N / 4; ++K)
+          Dp[K] = R + WRow[(Rd + K) & 255];
+        for (unsigned L = 0; L != W; ++L) {
+          uint32_t V[N / 4];
+          std::memcpy(V, Mem + Ap[L], N);
+          for (unsigned K = 0; K != N / 4; ++K)
+            Dp[K][L] = V[K];
+        }
+      }
+      return -1;
+    }
+  }
   for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
     unsigned L = unsigned(std::countr_zero(Rem));
     uint64_t Addr = Ap[L];
@@ -603,7 +726,7 @@ inline int loadLanes(uint32_t *R, const uint32_t *WRow, uint8_t Rd,
 /// Stores N bytes of rval (and following registers for N > 4) for every
 /// lane in Exec, ascending. Returns the first failing lane, or -1.
 template <unsigned N>
-inline int storeLanes(const uint32_t *R, const uint32_t *RRow, uint8_t Rv,
+[[gnu::always_inline]] inline int storeLanes(const uint32_t *R, const uint32_t *RRow, uint8_t Rv,
                       const uint32_t *Ap, uint64_t Exec, uint8_t *Mem,
                       uint64_t Size) {
   for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
@@ -624,19 +747,129 @@ inline int storeLanes(const uint32_t *R, const uint32_t *RRow, uint8_t Rv,
   return -1;
 }
 
+/// speculativeLoadLanes/StoreLanes result: the run gave up (Speculation.h).
+constexpr int GaveUpLane = -2;
+
+/// loadLanes for device memory seen through \p S: returns the first lane
+/// out of bounds, GaveUpLane, or -1.
+template <unsigned N>
+[[gnu::always_inline]] inline int
+speculativeLoadLanes(SpeculativeMemory &S, uint32_t *R, const uint32_t *WRow,
+                     uint8_t Rd, const uint32_t *Ap, uint64_t Exec,
+                     uint64_t Full, unsigned W, const uint8_t *Mem,
+                     uint64_t Size) {
+  // Record every lane's read first; when none touches this run's own
+  // stores, the loads are the plain gather from committed memory.
+  if (Exec == Full) {
+    // Whole wave: find the lanes that start a granule (vectorized), so that
+    // only those are looked up.
+    uint32_t Max = 0;
+    for (unsigned L = 0; L != W; ++L)
+      Max = std::max(Max, Ap[L]);
+    if (uint64_t(Max) + N <= Size) {
+      uint64_t Starts = 1;
+      for (unsigned L0 = 0; L0 < W; L0 += 8) {
+        uint32_t Chunk = 0;
+        for (unsigned K = 0; K != 8; ++K) {
+          unsigned L = L0 + K;
+          uint32_t A = Ap[L], P = L ? Ap[L - 1] : ~A;
+          Chunk |= uint32_t(((A ^ P) >> GranuleLog) != 0 ||
+                            (A & (GranuleSize - 1)) + N > GranuleSize)
+                   << K;
+        }
+        Starts |= uint64_t(Chunk) << L0;
+      }
+      Starts &= Full;
+      bool Plain = true;
+      for (; Starts; Starts &= Starts - 1) {
+        SpeculativeMemory::ReadKind K =
+            S.prepareRead(Ap[std::countr_zero(Starts)], N);
+        if (K == SpeculativeMemory::ReadKind::GaveUp)
+          return GaveUpLane;
+        Plain &= K == SpeculativeMemory::ReadKind::Plain;
+      }
+      if (Plain)
+        return loadLanes<N>(R, WRow, Rd, Ap, Exec, Full, W, Mem, Size);
+    }
+  }
+  // Neighbouring lanes mostly read the same granule: check it once.
+  bool Plain = true;
+  uint64_t Prev = ~uint64_t(0);
+  for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
+    unsigned L = unsigned(std::countr_zero(Rem));
+    uint64_t Addr = Ap[L];
+    if (Addr + N > Size)
+      return int(L);
+    if ((Addr >> GranuleLog) == Prev &&
+        (Addr & (GranuleSize - 1)) + N <= GranuleSize)
+      continue;
+    Prev = Addr >> GranuleLog;
+    SpeculativeMemory::ReadKind K = S.prepareRead(Addr, N);
+    if (K == SpeculativeMemory::ReadKind::GaveUp)
+      return GaveUpLane;
+    Plain &= K == SpeculativeMemory::ReadKind::Plain;
+  }
+  if (Plain)
+    return loadLanes<N>(R, WRow, Rd, Ap, Exec, Full, W, Mem, Size);
+  for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
+    unsigned L = unsigned(std::countr_zero(Rem));
+    uint64_t Addr = Ap[L];
+    uint32_t V[(N + 3) / 4] = {};
+    if (!S.read(Addr, N, reinterpret_cast<uint8_t *>(V)))
+      return GaveUpLane;
+    for (unsigned K = 0; K != (N + 3) / 4; ++K)
+      R[WRow[(Rd + K) & 255] + L] = V[K];
+  }
+  return -1;
+}
+
+/// storeLanes for device memory seen through \p S.
+template <unsigned N>
+[[gnu::always_inline]] inline int
+speculativeStoreLanes(SpeculativeMemory &S, const uint32_t *R,
+                      const uint32_t *RRow, uint8_t Rv, const uint32_t *Ap,
+                      uint64_t Exec, uint64_t Size) {
+  for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
+    unsigned L = unsigned(std::countr_zero(Rem));
+    uint64_t Addr = Ap[L];
+    if (Addr + N > Size)
+      return int(L);
+    uint32_t V[(N + 3) / 4];
+    for (unsigned K = 0; K != (N + 3) / 4; ++K)
+      V[K] = R[RRow[(Rv + K) & 255] + L];
+    if (!S.write(Addr, N, reinterpret_cast<const uint8_t *>(V)))
+      return GaveUpLane;
+  }
+  return -1;
+}
+
+/// Stamps the granules written by an N-byte store of every lane in \p Exec
+/// (the in-bounds ones) with \p Tick.
+inline void markLanes(uint32_t *WriteTick, uint32_t Tick, const uint32_t *Ap,
+                      uint64_t Exec, unsigned N, uint64_t Size) {
+  for (uint64_t Rem = Exec; Rem; Rem &= Rem - 1) {
+    uint64_t Addr = Ap[std::countr_zero(Rem)];
+    if (Addr + N <= Size) {
+      __atomic_store_n(&WriteTick[Addr >> GranuleLog], Tick, __ATOMIC_RELAXED);
+      __atomic_store_n(&WriteTick[(Addr + N - 1) >> GranuleLog], Tick,
+                       __ATOMIC_RELAXED);
+    }
+  }
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
 // Workgroup setup
 //===----------------------------------------------------------------------===//
 
-void EmulatorImpl::initWorkgroup() {
+void WorkgroupRunner::initWorkgroup() {
   uint64_t T = uint64_t(WG[0]) * WG[1] * WG[2];
   std::memset(RegFile.data(), 0, RegFile.size() * sizeof(uint32_t));
   std::fill(Local.begin(), Local.end(), 0);
   for (unsigned WI = 0; WI != NumWaves; ++WI) {
     Wave &Wv = Waves[WI];
-    Wv.R = RegFile.data() + size_t(WI) * NumRows * W;
+    Wv.R = RegFile.data() + size_t(WI) * E.NumRows * Stride;
     Wv.P[0] = Wv.P[1] = Wv.P[2] = Wv.P[3] = 0;
     Wv.PC = 0;
     Wv.St = WaveStatus::Ready;
@@ -657,8 +890,8 @@ void EmulatorImpl::initWorkgroup() {
       Tab.fill(-1);
     Wv.FragPool.clear();
     for (auto [Reg, Val] : Cfg.SetRegs)
-      if (Reg < NumRegs)
-        std::fill_n(Wv.R + size_t(Reg) * W, W, Val);
+      if (Reg < E.NumRegs)
+        std::fill_n(Wv.R + size_t(Reg) * Stride, Stride, Val);
   }
 }
 
@@ -667,33 +900,43 @@ void EmulatorImpl::initWorkgroup() {
 //===----------------------------------------------------------------------===//
 
 // Lane-loop helpers. Exec is the set of lanes that execute; when it covers
-// the whole wave the loop writes every lane, otherwise it blends.
-#define LANES for (unsigned L = 0; L != W; ++L)
+// the whole wave the loop writes every lane, otherwise it blends. Register
+// rows hold Stride (W rounded up to a multiple of 8) lanes, and lane loops
+// run over whole chunks of 8: each chunk is copied into local arrays before
+// anything is written, so an instruction whose destination is one of its
+// sources (`fma r1, r2, r3, r1`) still vectorizes (a plain loop over
+// possibly-aliasing rows would not). Lanes past W are padding: computed,
+// never read.
 #define ALU(EXPR)                                                              \
   do {                                                                         \
     uint32_t *Dp = R + I.D;                                                    \
     const uint32_t *Ap = R + I.A, *Bp = R + I.B, *Cp = R + I.C;                \
-    (void)Ap;                                                                  \
-    (void)Bp;                                                                  \
-    (void)Cp;                                                                  \
-    if (Exec == Full) {                                                        \
-      LANES {                                                                  \
-        uint32_t a = Ap[L], b = Bp[L], c = Cp[L];                              \
-        (void)a;                                                               \
-        (void)b;                                                               \
-        (void)c;                                                               \
-        Dp[L] = (EXPR);                                                        \
+    for (unsigned L0 = 0; L0 < Stride; L0 += 8) {                              \
+      uint32_t Ta[8], Tb[8], Tc[8], Td[8];                                     \
+      std::memcpy(Ta, Ap + L0, sizeof(Ta));                                    \
+      std::memcpy(Tb, Bp + L0, sizeof(Tb));                                    \
+      std::memcpy(Tc, Cp + L0, sizeof(Tc));                                    \
+      if (Exec == Full) {                                                      \
+        for (unsigned K = 0; K != 8; ++K) {                                    \
+          uint32_t a = Ta[K], b = Tb[K], c = Tc[K];                            \
+          (void)a;                                                             \
+          (void)b;                                                             \
+          (void)c;                                                             \
+          Td[K] = (EXPR);                                                      \
+        }                                                                      \
+      } else {                                                                 \
+        std::memcpy(Td, Dp + L0, sizeof(Td));                                  \
+        for (unsigned K = 0; K != 8; ++K) {                                    \
+          uint32_t a = Ta[K], b = Tb[K], c = Tc[K];                            \
+          (void)a;                                                             \
+          (void)b;                                                             \
+          (void)c;                                                             \
+          uint32_t Res = (EXPR);                                               \
+          uint32_t Msk = 0u - uint32_t((Exec >> (L0 + K)) & 1);                \
+          Td[K] = (Res & Msk) | (Td[K] & ~Msk);                                \
+        }                                                                      \
       }                                                                        \
-    } else {                                                                   \
-      LANES {                                                                  \
-        uint32_t a = Ap[L], b = Bp[L], c = Cp[L];                              \
-        (void)a;                                                               \
-        (void)b;                                                               \
-        (void)c;                                                               \
-        uint32_t Res = (EXPR);                                                 \
-        uint32_t Msk = 0u - uint32_t((Exec >> L) & 1);                         \
-        Dp[L] = (Res & Msk) | (Dp[L] & ~Msk);                                  \
-      }                                                                        \
+      std::memcpy(Dp + L0, Td, sizeof(Td));                                    \
     }                                                                          \
   } while (0)
 #define FALU(EXPR) ALU(U(EXPR))
@@ -701,11 +944,15 @@ void EmulatorImpl::initWorkgroup() {
   do {                                                                         \
     const uint32_t *Ap = R + I.A, *Bp = R + I.B;                               \
     uint64_t Bits = 0;                                                         \
-    LANES {                                                                    \
-      uint32_t a = Ap[L], b = Bp[L];                                           \
-      (void)a;                                                                 \
-      (void)b;                                                                 \
-      Bits |= uint64_t(bool(EXPR)) << L;                                       \
+    for (unsigned L0 = 0; L0 < Stride; L0 += 8) {                              \
+      uint32_t Chunk = 0;                                                      \
+      for (unsigned K = 0; K != 8; ++K) {                                      \
+        uint32_t a = Ap[L0 + K], b = Bp[L0 + K];                               \
+        (void)a;                                                               \
+        (void)b;                                                               \
+        Chunk |= uint32_t(bool(EXPR)) << K;                                    \
+      }                                                                        \
+      Bits |= uint64_t(Chunk) << L0;                                           \
     }                                                                          \
     if (I.Rd < 4)                                                              \
       Wv.P[I.Rd] = (Wv.P[I.Rd] & ~Exec) | (Bits & Exec);                       \
@@ -714,19 +961,19 @@ void EmulatorImpl::initWorkgroup() {
   for (uint64_t Rem_ = (MASK); Rem_; Rem_ &= Rem_ - 1)                         \
     if (unsigned L = unsigned(std::countr_zero(Rem_)); true)
 
-template <bool Tracing>
-[[gnu::always_inline]] inline bool EmulatorImpl::runLoop() {
+template <bool Tracing, MemMode M>
+[[gnu::always_inline]] inline bool WorkgroupRunner::runLoop() {
   const DInst *Prog = Code.data();
   const unsigned NW = NumWaves;
-  const uint64_t Limit = Cfg.MaxInstructions;
-  uint64_t Steps = 0;
+  uint64_t Steps = 0, NextCheck = nextCheck(0);
   unsigned Cursor = NW - 1, NumHalted = 0, NumBarrier = 0;
-  uint8_t *Dev = Device.data();
-  const uint64_t DevSize = Device.size();
+  uint8_t *Dev = E.Device.data();
+  const uint64_t DevSize = E.Device.size();
   uint8_t *Loc = Local.data();
   const uint64_t LocSize = Local.size();
   uint64_t *Counts = OpCount;
   const unsigned W = this->W;
+  const unsigned Stride = this->Stride;
   const uint64_t Full = this->Full;
   uint32_t Tmp[64];
 
@@ -1093,10 +1340,17 @@ template <bool Tracing>
         uint64_t PS = I.Rs1 < 4 ? Wv.P[I.Rs1] : 0;
         uint32_t *Dp = R + I.D;
         const uint32_t *Bp = R + I.B, *Cp = R + I.C;
-        LANES {
-          uint32_t Res = ((PS >> L) & 1) ? Bp[L] : Cp[L];
-          uint32_t Msk = 0u - uint32_t((Exec >> L) & 1);
-          Dp[L] = (Res & Msk) | (Dp[L] & ~Msk);
+        for (unsigned L0 = 0; L0 < Stride; L0 += 8) {
+          uint32_t Tb[8], Tc[8], Td[8];
+          std::memcpy(Tb, Bp + L0, sizeof(Tb));
+          std::memcpy(Tc, Cp + L0, sizeof(Tc));
+          std::memcpy(Td, Dp + L0, sizeof(Td));
+          for (unsigned K = 0; K != 8; ++K) {
+            uint32_t Res = ((PS >> (L0 + K)) & 1) ? Tb[K] : Tc[K];
+            uint32_t Msk = 0u - uint32_t((Exec >> (L0 + K)) & 1);
+            Td[K] = (Res & Msk) | (Td[K] & ~Msk);
+          }
+          std::memcpy(Dp + L0, Td, sizeof(Td));
         }
         break;
       }
@@ -1169,9 +1423,34 @@ template <bool Tracing>
           Stats.DeviceLoads += Cnt;
           Stats.DeviceLoadBytes += uint64_t(Cnt) * N;
         }
-        int Bad = withAccessWidth(Log, [&](auto Width) {
-          return loadLanes<Width()>(R, WRow, I.Rd, Ap, Exec, Mem, Size);
-        });
+        int Bad;
+#define LOAD_WIDTH(NB)                                                         \
+  if constexpr (M == MemMode::Speculative)                                     \
+    Bad = IsLocal ? loadLanes<NB>(R, WRow, I.Rd, Ap, Exec, Full, W, Mem, Size) \
+                  : speculativeLoadLanes<NB>(Spec, R, WRow, I.Rd, Ap, Exec,    \
+                                             Full, W, Mem, Size);              \
+  else                                                                         \
+    Bad = loadLanes<NB>(R, WRow, I.Rd, Ap, Exec, Full, W, Mem, Size)
+        switch (Log) {
+        case 0:
+          LOAD_WIDTH(1);
+          break;
+        case 1:
+          LOAD_WIDTH(2);
+          break;
+        case 2:
+          LOAD_WIDTH(4);
+          break;
+        case 3:
+          LOAD_WIDTH(8);
+          break;
+        default:
+          LOAD_WIDTH(16);
+          break;
+        }
+#undef LOAD_WIDTH
+        if (Bad == GaveUpLane)
+          return false;
         if (Bad >= 0)
           return memFault(Wv, I, Bad, IsLocal, Ap[Bad], N);
         break;
@@ -1201,9 +1480,37 @@ template <bool Tracing>
           Stats.DeviceStores += Cnt;
           Stats.DeviceStoreBytes += uint64_t(Cnt) * N;
         }
-        int Bad = withAccessWidth(Log, [&](auto Width) {
-          return storeLanes<Width()>(R, RRow, I.Rs2, Ap, Exec, Mem, Size);
-        });
+        int Bad;
+#define STORE_WIDTH(NB)                                                        \
+  if constexpr (M == MemMode::Speculative)                                     \
+    Bad = IsLocal ? storeLanes<NB>(R, RRow, I.Rs2, Ap, Exec, Mem, Size)        \
+                  : speculativeStoreLanes<NB>(Spec, R, RRow, I.Rs2, Ap, Exec,  \
+                                              Size);                           \
+  else                                                                         \
+    Bad = storeLanes<NB>(R, RRow, I.Rs2, Ap, Exec, Mem, Size)
+        switch (Log) {
+        case 0:
+          STORE_WIDTH(1);
+          break;
+        case 1:
+          STORE_WIDTH(2);
+          break;
+        case 2:
+          STORE_WIDTH(4);
+          break;
+        case 3:
+          STORE_WIDTH(8);
+          break;
+        default:
+          STORE_WIDTH(16);
+          break;
+        }
+#undef STORE_WIDTH
+        if constexpr (M == MemMode::Marked)
+          if (!IsLocal)
+            markLanes(WriteTick, Tick, Ap, Exec, N, Size);
+        if (Bad == GaveUpLane)
+          return false;
         if (Bad >= 0)
           return memFault(Wv, I, Bad, IsLocal, Ap[Bad], N);
         break;
@@ -1229,8 +1536,8 @@ template <bool Tracing>
       case uint16_t(Opcode::AtomicXchg):
       case uint16_t(Opcode::AtomicCas): {
         bool IsLocal = I.Op <= uint16_t(Opcode::LocalAtomicCas);
-        unsigned Kind = IsLocal ? I.Op - uint16_t(Opcode::LocalAtomicAdd)
-                                : I.Op - uint16_t(Opcode::AtomicAdd);
+        auto Kind = AtomicKind(IsLocal ? I.Op - uint16_t(Opcode::LocalAtomicAdd)
+                                       : I.Op - uint16_t(Opcode::AtomicAdd));
         uint8_t *Mem = IsLocal ? Loc : Dev;
         uint64_t Size = IsLocal ? LocSize : DevSize;
         const uint32_t *Ap = R + I.A, *Vp = R + I.B, *Cp = R + I.C;
@@ -1240,38 +1547,18 @@ template <bool Tracing>
           uint64_t Addr = Ap[L];
           if (Addr + 4 > Size)
             return memFault(Wv, I, int(L), IsLocal, Addr, 4);
-          uint32_t Old, V = Vp[L], New;
-          std::memcpy(&Old, Mem + Addr, 4);
-          switch (Kind) {
-          case 0:
-            New = Old + V;
-            break;
-          case 1:
-            New = Old - V;
-            break;
-          case 2:
-            New = std::min(Old, V);
-            break;
-          case 3:
-            New = std::max(Old, V);
-            break;
-          case 4:
-            New = Old & V;
-            break;
-          case 5:
-            New = Old | V;
-            break;
-          case 6:
-            New = Old ^ V;
-            break;
-          case 7:
-            New = V;
-            break;
-          default:
-            New = Old == V ? Cp[L] : Old;
-            break;
+          uint32_t Old = 0;
+          if (M == MemMode::Speculative && !IsLocal) {
+            // rd = r0 discards the old value (ISA.md §4.13).
+            if (!Spec.atomic(Addr, Kind, Vp[L], Cp[L], I.Rd == 0, Old))
+              return false;
+          } else {
+            std::memcpy(&Old, Mem + Addr, 4);
+            uint32_t New = atomicResult(Kind, Old, Vp[L], Cp[L]);
+            std::memcpy(Mem + Addr, &New, 4);
+            if (M == MemMode::Marked && !IsLocal)
+              markLanes(WriteTick, Tick, Ap, uint64_t(1) << L, 4, Size);
           }
-          std::memcpy(Mem + Addr, &New, 4);
           if (I.Rd != 0)
             Dp[L] = Old;
         }
@@ -1645,12 +1932,11 @@ template <bool Tracing>
       if (Wv.St != WaveStatus::Halted)
         Wv.PC = Next;
     }
-    if (Limit && Steps > Limit)
-      return limitFault(Steps, Prog[ExecIdx]);
+    if (Steps >= NextCheck && !checkpoint(Steps, Prog[ExecIdx], NextCheck))
+      return false;
   }
 }
 
-#undef LANES
 #undef ALU
 #undef FALU
 #undef CMP
@@ -1666,44 +1952,174 @@ template <bool Tracing>
 #define WAVE_EMU_CLONES
 #endif
 
-WAVE_EMU_CLONES static bool runLoopFast(EmulatorImpl &E) {
-  return E.runLoop<false>();
+WAVE_EMU_CLONES static bool runDirect(WorkgroupRunner &R) {
+  return R.runLoop<false, MemMode::Direct>();
+}
+WAVE_EMU_CLONES static bool runMarked(WorkgroupRunner &R) {
+  return R.runLoop<false, MemMode::Marked>();
+}
+WAVE_EMU_CLONES static bool runSpeculative(WorkgroupRunner &R) {
+  return R.runLoop<false, MemMode::Speculative>();
 }
 
-bool EmulatorImpl::runWorkgroup() {
+bool WorkgroupRunner::runWorkgroup(std::array<uint32_t, 3> Id, MemMode M) {
+  WgId = Id;
+  Fault.reset();
+  Stats = EmuStats();
+  std::fill(std::begin(OpCount), std::end(OpCount), 0);
+  Mode = M;
+  if (M == MemMode::Speculative)
+    Spec.begin(E.Device.data(), E.Device.size());
   initWorkgroup();
   Stats.Waves += NumWaves;
   ++Stats.Workgroups;
   if (Trace)
-    return runLoop<true>();
-  return runLoopFast(*this);
+    return runLoop<true, MemMode::Direct>();
+  switch (M) {
+  case MemMode::Direct:
+    return runDirect(*this);
+  case MemMode::Marked:
+    return runMarked(*this);
+  case MemMode::Speculative:
+    break;
+  }
+  return runSpeculative(*this);
+}
+
+uint64_t WorkgroupRunner::nextCheck(uint64_t Steps) const {
+  uint64_t Limit = Cfg.MaxInstructions;
+  uint64_t Next = Limit ? Limit + 1 : UINT64_MAX;
+  if (Mode == MemMode::Speculative)
+    Next = std::min(Next, Steps + CheckInterval);
+  return Next;
+}
+
+bool WorkgroupRunner::checkpoint(uint64_t Steps, const DInst &I,
+                                 uint64_t &NextCheck) {
+  uint64_t Limit = Cfg.MaxInstructions;
+  if (Limit && Steps > Limit)
+    return limitFault(Steps, I);
+  // A speculative run that already read stale memory, or whose result is
+  // no longer wanted, stops here rather than running on (it may spin on a
+  // flag an older workgroup has set in the meantime).
+  if (Mode == MemMode::Speculative &&
+      ((Cancel && Cancel->load(std::memory_order_relaxed)) ||
+       !Spec.valid(WriteTick, StartTick)))
+    return Spec.abandon();
+  NextCheck = nextCheck(Steps);
+  return true;
+}
+
+void EmulatorImpl::absorb(const EmuStats &S, const uint64_t *Counts) {
+  Stats += S;
+  for (unsigned Op = 0; Op != NumInternalOps; ++Op)
+    OpCount[Op] += Counts[Op];
+}
+
+std::array<uint32_t, 3> EmulatorImpl::groupId(uint64_t Linear) const {
+  // ISA.md §4.2: for z, for y, for x (x fastest).
+  uint64_t X = Cfg.Grid[0], Y = Cfg.Grid[1];
+  return {uint32_t(Linear % X), uint32_t(Linear / X % Y),
+          uint32_t(Linear / X / Y)};
+}
+
+Error EmulatorImpl::runSequential(uint64_t NumGroups) {
+  WorkgroupRunner R(*this);
+  for (uint64_t G = 0; G != NumGroups; ++G) {
+    bool Ok = R.runWorkgroup(groupId(G), MemMode::Direct);
+    absorb(R.Stats, R.OpCount);
+    if (!Ok)
+      return make_error<EmuError>(std::move(*R.Fault));
+  }
+  return Error::success();
+}
+
+Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
+  // Speculation.h: workgroups run Threads at a time and commit in grid
+  // order; workgroup G's commit has tick G + 1.
+  std::vector<uint32_t> WriteTick(
+      size_t((Device.size() + GranuleSize - 1) >> GranuleLog), 0);
+  std::mutex Mu;
+  std::condition_variable Turn;
+  uint64_t NextCommit = 0; // guarded by Mu
+  bool Stop = false;       // guarded by Mu
+  std::optional<EmuError> Failure;
+  std::atomic<uint64_t> NextClaim{0}, Committed{0};
+  std::atomic<bool> Cancel{false};
+
+  auto Work = [&] {
+    // Each thread allocates its own runner, away from the others' memory.
+    auto Runner = std::make_unique<WorkgroupRunner>(*this);
+    WorkgroupRunner &R = *Runner;
+    R.WriteTick = WriteTick.data();
+    R.Cancel = &Cancel;
+    for (;;) {
+      uint64_t G = NextClaim.fetch_add(1);
+      if (G >= NumGroups || Cancel.load())
+        return;
+      std::array<uint32_t, 3> Id = groupId(G);
+      // Everything committed so far is visible from here on.
+      uint64_t Seen = Committed.load(std::memory_order_acquire);
+      R.StartTick = uint32_t(Seen);
+      R.Tick = uint32_t(G + 1);
+      bool Oldest = Seen == G;
+      bool Ok = R.runWorkgroup(Id, Oldest ? MemMode::Marked
+                                          : MemMode::Speculative);
+      {
+        std::unique_lock<std::mutex> Lock(Mu);
+        Turn.wait(Lock, [&] { return NextCommit == G || Stop; });
+        if (Stop)
+          return;
+      }
+      // This thread holds the turn: nothing commits until it passes it on.
+      if (!Oldest) {
+        if ((!Ok && R.Spec.gaveUp()) ||
+            !R.Spec.valid(WriteTick.data(), R.StartTick)) {
+          R.StartTick = uint32_t(G);
+          Ok = R.runWorkgroup(Id, MemMode::Marked);
+        } else {
+          R.Spec.commit(Device.data(), WriteTick.data(), R.Tick);
+        }
+      }
+      absorb(R.Stats, R.OpCount);
+      Committed.store(G + 1, std::memory_order_release);
+      {
+        std::lock_guard<std::mutex> Lock(Mu);
+        if (!Ok) {
+          Failure = std::move(*R.Fault);
+          Stop = true;
+          Cancel.store(true);
+        }
+        NextCommit = G + 1;
+      }
+      Turn.notify_all();
+    }
+  };
+
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T != Threads; ++T)
+    Pool.emplace_back(Work);
+  Work();
+  for (std::thread &T : Pool)
+    T.join();
+  if (Failure)
+    return make_error<EmuError>(std::move(*Failure));
+  return Error::success();
 }
 
 Error EmulatorImpl::run() {
-  uint64_t T = uint64_t(WG[0]) * WG[1] * WG[2];
-  if (T == 0)
-    return Error::success();
-  NumWaves = unsigned((T + W - 1) / W);
-  if (Waves.size() != NumWaves) {
-    Waves.assign(NumWaves, Wave());
-    for (Wave &Wv : Waves)
-      for (auto &Tid : Wv.Tid)
-        Tid.assign(W, 0);
-    RegFile.assign(size_t(NumWaves) * NumRows * W, 0);
-  }
   std::fill(std::begin(OpCount), std::end(OpCount), 0);
-  Error Result = Error::success();
-  for (uint32_t Z = 0; Z < Cfg.Grid[2]; ++Z)
-    for (uint32_t Y = 0; Y < Cfg.Grid[1]; ++Y)
-      for (uint32_t X = 0; X < Cfg.Grid[0]; ++X) {
-        WgId = {X, Y, Z};
-        if (!runWorkgroup()) {
-          Result = make_error<EmuError>(std::move(*Fault));
-          Fault.reset();
-          goto Done;
-        }
-      }
-Done:
+  uint64_t NumGroups = 0;
+  if (NumWaves)
+    NumGroups = uint64_t(Cfg.Grid[0]) * Cfg.Grid[1] * Cfg.Grid[2];
+  unsigned Threads = Cfg.Jobs ? Cfg.Jobs
+                              : hardware_concurrency().compute_thread_count();
+  // Ticks are 32-bit; a trace is one stream in grid order.
+  if (Trace || NumGroups >= UINT32_MAX)
+    Threads = 1;
+  Threads = unsigned(std::min<uint64_t>(Threads, NumGroups));
+  Error Result = Threads > 1 ? runParallel(NumGroups, Threads)
+                             : runSequential(NumGroups);
   // Fold per-opcode counts into the statistics classes (ISA.md §4.21).
   for (unsigned Op = 0; Op != NumOpcodes; ++Op) {
     uint64_t N = OpCount[Op];
@@ -1773,14 +2189,15 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
                ? "kernel_" + std::to_string(Config.KernelIndex)
                : E.Kernel.Name;
   E.W = Config.WaveWidth;
+  E.Stride = alignTo(E.W, 8);
   E.Full = E.W == 64 ? ~uint64_t(0) : (uint64_t(1) << E.W) - 1;
   uint32_t RC =
       E.Kernel.RegisterCount ? E.Kernel.RegisterCount : Config.Registers;
   E.NumRegs = std::min<uint32_t>(RC, 256);
   E.NumRows = E.NumRegs + 2;
   for (unsigned R = 0; R != 256; ++R) {
-    E.RRow[R] = (R < E.NumRegs ? R : E.NumRegs) * E.W;
-    E.WRow[R] = (R < E.NumRegs ? R : E.NumRegs + 1) * E.W;
+    E.RRow[R] = (R < E.NumRegs ? R : E.NumRegs) * E.Stride;
+    E.WRow[R] = (R < E.NumRegs ? R : E.NumRegs + 1) * E.Stride;
   }
   E.WG =
       E.Kernel.WorkgroupSize[0] > 0 ? E.Kernel.WorkgroupSize : Config.Workgroup;
@@ -1795,9 +2212,8 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
     return createStringError("local memory of %u bytes per workgroup is too "
                              "large (at most 1073741824)",
                              E.LocalSize);
+  E.NumWaves = unsigned((T + E.W - 1) / E.W);
   E.Device.assign(Config.DeviceMemory, 0);
-  E.Local.assign(E.LocalSize, 0);
-  E.ZeroFrag.assign(16 * E.W, 0.0f);
   E.decode();
   return std::unique_ptr<Emulator>(new Emulator(std::move(Impl)));
 }

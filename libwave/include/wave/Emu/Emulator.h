@@ -8,6 +8,9 @@
 // structure-of-arrays registers ([register][lane]), so lane loops vectorize.
 // Waves of a workgroup are interleaved one instruction at a time in the
 // round-robin order of ISA.md §4.3, which makes every race deterministic.
+// Workgroups may run on several threads (EmuConfig::Jobs); they then run
+// speculatively and commit in grid order, so that every result is the one
+// of ISA.md §4.2's one-after-another order (lib/Emu/Speculation.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_EMU_EMULATOR_H
@@ -54,6 +57,11 @@ struct EmuConfig {
   std::vector<std::pair<unsigned, uint32_t>> SetRegs;
   /// Index of the kernel to run in the file's kernel table (D18).
   unsigned KernelIndex = 0;
+  /// Threads that run workgroups: 1 runs them one after another on the
+  /// calling thread; 0 uses one per hardware thread the process may run
+  /// on. Results, faults and statistics do not depend on it. A trace
+  /// (Emulator::setTrace) always runs on one thread.
+  unsigned Jobs = 1;
 };
 
 /// Execution statistics (ISA.md §4.21, with D29's default split of atomic
@@ -78,6 +86,8 @@ struct EmuStats {
   /// Prints the `--stats` block of ISA.md §7.4 (plus the "Atomic lane ops"
   /// line of D29) to \p OS.
   void print(llvm::raw_ostream &OS) const;
+  /// Adds every count of \p O to this one.
+  EmuStats &operator+=(const EmuStats &O);
 };
 
 /// Why a run stopped early.
@@ -116,8 +126,8 @@ class EmulatorImpl;
 
 /// One emulation run: device memory, the decoded kernel and statistics.
 /// Typical use: create(), fill deviceMemory(), run(), read deviceMemory()
-/// and stats(). Not thread-safe; workgroups run one after another on the
-/// calling thread. Semantics: ISA.md §4 with the "default" column of §8
+/// and stats(). Not thread-safe; run() uses EmuConfig::Jobs threads of its
+/// own and returns when they are done. Semantics: ISA.md §4 with the "default" column of §8
 /// (D3 CAS, D5 continue, D6 break in if, D8 halt, D9 predicated control
 /// flow, D10 fdiv by zero, D11 clamps, D18 kernel end, D19 extra compares,
 /// D25 local u128, D26 shuffle-down wrap, D28 barriers, D29 stats).

@@ -1,0 +1,195 @@
+//===- Speculation.cpp - Speculative device memory of one workgroup -------===//
+//
+// See Speculation.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Speculation.h"
+
+namespace wave::emu {
+
+SpeculativeMemory::Entry *SpeculativeMemory::find(uint32_t G) {
+  size_t Mask = Table.size() - 1;
+  for (size_t H = (G * 0x9E3779B1u) & Mask;; H = (H + 1) & Mask) {
+    Entry &E = Table[H];
+    if (E.Tag != Tag)
+      return &E; // empty: where G goes
+    if (E.Granule == G)
+      return &E;
+  }
+}
+
+SpeculativeMemory::Entry *SpeculativeMemory::entry(uint32_t G) {
+  Entry *E = find(G);
+  if (E->Tag == Tag)
+    return E;
+  if (Used == MaxGranules)
+    return nullptr;
+  if (2 * (Used + 1) > Table.size()) {
+    // Grow, keeping this run's entries; stale ones are dropped.
+    std::vector<Entry> Old(2 * Table.size());
+    Old.swap(Table);
+    for (const Entry &X : Old)
+      if (X.Tag == Tag)
+        *find(X.Granule) = X;
+    E = find(G);
+  }
+  ++Used;
+  *E = Entry{G, Tag, 0, 0};
+  return E;
+}
+
+SpeculativeMemory::ReadKind
+SpeculativeMemory::prepareReadSlow(uint64_t Addr, unsigned N) {
+  uint64_t End = Addr + N;
+  ReadKind Kind = ReadKind::Plain;
+  for (uint64_t A = Addr; A < End;) {
+    uint32_t G = uint32_t(A >> GranuleLog);
+    Entry *E = entry(G);
+    if (!E || (E->Flags & HasOps)) {
+      giveUp();
+      return ReadKind::GaveUp;
+    }
+    if (E->Flags & HasSlot) {
+      Kind = ReadKind::Merged; // read() records what it takes from memory
+    } else {
+      if (!(E->Flags & Read)) {
+        E->Flags |= Read;
+        Reads.push_back(G);
+      }
+      ReadCache[cacheIndex(G)] = G;
+    }
+    A = uint64_t(G + 1) << GranuleLog;
+  }
+  return Kind;
+}
+
+bool SpeculativeMemory::read(uint64_t Addr, unsigned N, uint8_t *Out) {
+  uint64_t End = Addr + N;
+  for (uint64_t A = Addr; A < End;) {
+    uint32_t G = uint32_t(A >> GranuleLog);
+    uint64_t PieceEnd = std::min<uint64_t>(End, uint64_t(G + 1) << GranuleLog);
+    Entry *E = entry(G);
+    if (!E || (E->Flags & HasOps))
+      return giveUp();
+    bool FromMemory = true;
+    if (E->Flags & HasSlot) {
+      const uint8_t *S = slot(*E);
+      FromMemory = false;
+      for (uint64_t B = A; B != PieceEnd; ++B) {
+        uint32_t Off = uint32_t(B & (GranuleSize - 1));
+        if (S[GranuleSize + Off]) {
+          Out[B - Addr] = S[Off];
+        } else {
+          Out[B - Addr] = Dev[B];
+          FromMemory = true;
+        }
+      }
+    } else {
+      std::memcpy(Out + (A - Addr), Dev + A, PieceEnd - A);
+    }
+    // Bytes the run wrote itself do not depend on other workgroups.
+    if (FromMemory && !(E->Flags & Read)) {
+      E->Flags |= Read;
+      Reads.push_back(G);
+    }
+    A = PieceEnd;
+  }
+  return true;
+}
+
+bool SpeculativeMemory::writeSlow(uint64_t Addr, unsigned N,
+                                  const uint8_t *In) {
+  uint64_t End = Addr + N;
+  for (uint64_t A = Addr; A < End;) {
+    uint32_t G = uint32_t(A >> GranuleLog);
+    uint64_t PieceEnd = std::min<uint64_t>(End, uint64_t(G + 1) << GranuleLog);
+    Entry *E = entry(G);
+    // A store after a logged atomic in the same granule would have to be
+    // ordered after it: give up rather than track words.
+    if (!E || (E->Flags & HasOps))
+      return giveUp();
+    if (!(E->Flags & HasSlot)) {
+      if (!Pool)
+        Pool = std::make_unique_for_overwrite<uint8_t[]>(size_t(MaxGranules) *
+                                                         2 * GranuleSize);
+      E->Flags |= HasSlot;
+      E->Slot = uint32_t(Slots.size());
+      Slots.emplace_back(G, E->Slot);
+      std::memset(slot(*E) + GranuleSize, 0, GranuleSize);
+    }
+    uint8_t *S = slot(*E);
+    uint32_t Off = uint32_t(A & (GranuleSize - 1));
+    std::memcpy(S + Off, In + (A - Addr), PieceEnd - A);
+    std::memset(S + GranuleSize + Off, 0xFF, PieceEnd - A);
+    forgetRead(G);
+    if (PieceEnd == End && A == Addr) {
+      LastWrite = G;
+      LastWriteSlot = S;
+    }
+    A = PieceEnd;
+  }
+  return true;
+}
+
+bool SpeculativeMemory::atomic(uint64_t Addr, AtomicKind K, uint32_t V,
+                               uint32_t Cmp, bool Blind, uint32_t &Old) {
+  uint32_t G = uint32_t(Addr >> GranuleLog);
+  uint32_t Off = uint32_t(Addr & (GranuleSize - 1));
+  if (Blind && Off + 4 <= GranuleSize) {
+    Entry *E = entry(G);
+    if (!E)
+      return giveUp();
+    if (E->Flags & HasSlot) {
+      uint8_t *S = slot(*E);
+      unsigned Written = 0;
+      for (unsigned B = 0; B != 4; ++B)
+        Written += S[GranuleSize + Off + B] != 0;
+      if (Written == 4) {
+        // The run's own value is the base: apply it in place.
+        uint32_t Cur;
+        std::memcpy(&Cur, S + Off, 4);
+        uint32_t New = atomicResult(K, Cur, V, Cmp);
+        std::memcpy(S + Off, &New, 4);
+        return true;
+      }
+      if (Written)
+        return giveUp();
+    }
+    Ops.push_back({uint32_t(Addr), V, Cmp, K});
+    E->Flags |= HasOps;
+    forgetRead(G);
+    if (LastWrite == G)
+      LastWrite = NoGranule;
+    return true;
+  }
+  uint8_t Bytes[4];
+  if (!read(Addr, 4, Bytes))
+    return false;
+  std::memcpy(&Old, Bytes, 4);
+  uint32_t New = atomicResult(K, Old, V, Cmp);
+  std::memcpy(Bytes, &New, 4);
+  return write(Addr, 4, Bytes);
+}
+
+void SpeculativeMemory::commit(uint8_t *Mem, uint32_t *WriteTick,
+                               uint32_t Tick) const {
+  for (auto [G, S] : Slots) {
+    uint64_t Base = uint64_t(G) << GranuleLog;
+    size_t N = size_t(std::min<uint64_t>(GranuleSize, DevSize - Base));
+    const uint8_t *Data = Pool.get() + size_t(S) * 2 * GranuleSize;
+    const uint8_t *Mask = Data + GranuleSize;
+    uint8_t *Dst = Mem + Base;
+    for (size_t B = 0; B != N; ++B)
+      Dst[B] = Mask[B] ? Data[B] : Dst[B];
+    __atomic_store_n(&WriteTick[G], Tick, __ATOMIC_RELAXED);
+  }
+  for (const LoggedAtomic &Op : Ops) {
+    uint32_t Cur;
+    std::memcpy(&Cur, Mem + Op.Addr, 4);
+    uint32_t New = atomicResult(Op.Kind, Cur, Op.V, Op.Cmp);
+    std::memcpy(Mem + Op.Addr, &New, 4);
+    __atomic_store_n(&WriteTick[Op.Addr >> GranuleLog], Tick, __ATOMIC_RELAXED);
+  }
+}
+
+} // namespace wave::emu

@@ -1,0 +1,231 @@
+//===- Speculation.h - Speculative device memory of one workgroup -*- C++ -*-=//
+//
+// Private to the emulator (Emulator.cpp). ISA.md §4.2 runs the workgroups of
+// a grid one after another, each seeing every store and atomic of the ones
+// before it. With --jobs N the emulator runs N workgroups at a time and
+// still gives exactly that result (DESIGN.md "Reference emulator",
+// wave-run(1) "PARALLEL EXECUTION"):
+//
+// * The oldest workgroup not yet committed runs directly on device memory,
+//   as a single-threaded run does, stamping every 256-byte granule it writes
+//   with its commit tick.
+// * Younger workgroups run speculatively through a SpeculativeMemory: loads
+//   read committed device memory (or the workgroup's own buffered bytes)
+//   and record the granules read; stores go to private 256-byte slots with a
+//   byte mask; an atomic whose old value is discarded (rd = r0) is logged as
+//   an operation to apply at commit, since nothing in the workgroup observes
+//   the word.
+// * Workgroups commit in grid order. A speculative workgroup is valid when
+//   no granule it read was written by a commit (or a direct run) that it
+//   did not see at its start; a valid one copies its slots and applies its
+//   logged atomics, in program order, to device memory. An invalid one, or
+//   one that gave up (its atomic log and its plain accesses met in one
+//   granule, or its buffers outgrew their bound), runs again directly, as
+//   the oldest.
+//
+// Every result, fault and statistic is therefore that of the sequential run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_LIB_EMU_SPECULATION_H
+#define WAVE_LIB_EMU_SPECULATION_H
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace wave::emu {
+
+/// Device memory is tracked in granules of 1 << GranuleLog bytes.
+inline constexpr unsigned GranuleLog = 8;
+inline constexpr uint32_t GranuleSize = 1u << GranuleLog;
+
+/// The device atomic operations, in Opcodes.def order (ISA.md §4.13).
+enum class AtomicKind : uint8_t { Add, Sub, Min, Max, And, Or, Xor, Xchg, Cas };
+
+/// The new value of a 32-bit atomic read-modify-write (ISA.md §4.13; D3
+/// default: a real compare-and-swap).
+inline uint32_t atomicResult(AtomicKind K, uint32_t Old, uint32_t V,
+                             uint32_t Cmp) {
+  switch (K) {
+  case AtomicKind::Add:
+    return Old + V;
+  case AtomicKind::Sub:
+    return Old - V;
+  case AtomicKind::Min:
+    return std::min(Old, V);
+  case AtomicKind::Max:
+    return std::max(Old, V);
+  case AtomicKind::And:
+    return Old & V;
+  case AtomicKind::Or:
+    return Old | V;
+  case AtomicKind::Xor:
+    return Old ^ V;
+  case AtomicKind::Xchg:
+    return V;
+  case AtomicKind::Cas:
+    break;
+  }
+  return Old == V ? Cmp : Old;
+}
+
+/// The device memory view of one speculative workgroup run (see the file
+/// comment). Reused from run to run by one worker thread; begin() starts a
+/// run. Not thread-safe; the committed memory it reads may change under it
+/// (that is what validation detects).
+class SpeculativeMemory {
+public:
+  /// Granules a run may read or write before it gives up (about 1 MiB of
+  /// table and 2 MiB of slots): the bound on a worker's extra memory.
+  static constexpr uint32_t MaxGranules = 8192;
+
+  SpeculativeMemory() = default;
+  SpeculativeMemory(const SpeculativeMemory &) = delete;
+  SpeculativeMemory &operator=(const SpeculativeMemory &) = delete;
+
+  /// Starts a run over \p Mem, \p Size bytes of committed device memory.
+  void begin(const uint8_t *Mem, uint64_t Size) {
+    Dev = Mem;
+    DevSize = Size;
+    if (++Tag == 0) { // 2^32 runs: forget every stale entry for real.
+      std::fill(Table.begin(), Table.end(), Entry());
+      Tag = 1;
+    }
+    if (Table.empty())
+      Table.assign(1024, Entry());
+    Used = 0;
+    Reads.clear();
+    Slots.clear();
+    Ops.clear();
+    GaveUp = false;
+    std::fill(std::begin(ReadCache), std::end(ReadCache), NoGranule);
+    LastWrite = NoGranule;
+    LastWriteSlot = nullptr;
+  }
+
+  /// True when the run gave up; it must run again as the oldest workgroup.
+  bool gaveUp() const { return GaveUp; }
+  /// Gives the run up from outside (its reads went stale, or its result is
+  /// not wanted). Returns false.
+  bool abandon() { return giveUp(); }
+
+  /// How prepareRead() found a read.
+  enum class ReadKind {
+    Plain,  ///< recorded; the bytes may be read from committed memory.
+    Merged, ///< the run wrote some of the bytes: read them with read().
+    GaveUp  ///< the run gave up.
+  };
+
+  /// Records a read of \p N bytes (1..16) at \p Addr (the caller has
+  /// checked Addr + N <= size) and says how to read them. The common case,
+  /// a granule read before and not written, is one compare.
+  [[gnu::always_inline]] ReadKind prepareRead(uint64_t Addr, unsigned N) {
+    uint32_t G = uint32_t(Addr >> GranuleLog);
+    if (ReadCache[cacheIndex(G)] == G &&
+        (Addr & (GranuleSize - 1)) + N <= GranuleSize)
+      return ReadKind::Plain;
+    return prepareReadSlow(Addr, N);
+  }
+
+  /// Reads \p N bytes (1..16) at \p Addr into \p Out, from this run's own
+  /// stores where it made them and committed memory elsewhere. The caller
+  /// has checked Addr + N <= size. Returns false when the run gives up.
+  bool read(uint64_t Addr, unsigned N, uint8_t *Out);
+
+  /// Buffers a store of \p N bytes (1..16) from \p In at \p Addr. Returns
+  /// false when the run gives up.
+  [[gnu::always_inline]] bool write(uint64_t Addr, unsigned N,
+                                    const uint8_t *In) {
+    uint32_t G = uint32_t(Addr >> GranuleLog);
+    uint32_t Off = uint32_t(Addr & (GranuleSize - 1));
+    if (G == LastWrite && Off + N <= GranuleSize) {
+      std::memcpy(LastWriteSlot + Off, In, N);
+      std::memset(LastWriteSlot + GranuleSize + Off, 0xFF, N);
+      return true;
+    }
+    return writeSlow(Addr, N, In);
+  }
+
+  /// One lane of a device atomic at \p Addr (4 bytes, in bounds). When
+  /// \p Blind (the old value is discarded) and nothing of this run touched
+  /// the word, the operation is logged for commit; otherwise it is a read
+  /// and a write. \p Old receives the old value when not logged. Returns
+  /// false when the run gives up.
+  bool atomic(uint64_t Addr, AtomicKind K, uint32_t V, uint32_t Cmp,
+              bool Blind, uint32_t &Old);
+
+  /// True when no granule this run read was written by a commit with a
+  /// tick above \p StartTick (\p WriteTick: the tick of each granule's last
+  /// write, 0 for none).
+  bool valid(const uint32_t *WriteTick, uint32_t StartTick) const {
+    for (uint32_t G : Reads)
+      if (__atomic_load_n(&WriteTick[G], __ATOMIC_RELAXED) > StartTick)
+        return false;
+    return true;
+  }
+
+  /// Applies the run's stores and logged atomics to \p Mem (the memory of
+  /// begin(), now writable) and stamps the granules they write with
+  /// \p Tick in \p WriteTick.
+  void commit(uint8_t *Mem, uint32_t *WriteTick, uint32_t Tick) const;
+
+private:
+  static constexpr uint32_t NoGranule = ~0u;
+  enum : uint32_t { Read = 1, HasSlot = 2, HasOps = 4 };
+  /// One granule touched by the run, in an open-addressing table; entries
+  /// whose tag is not the run's are empty.
+  struct Entry {
+    uint32_t Granule = 0, Tag = 0, Flags = 0, Slot = 0;
+  };
+  struct LoggedAtomic {
+    uint32_t Addr, V, Cmp;
+    AtomicKind Kind;
+  };
+
+  Entry *find(uint32_t G);
+  Entry *entry(uint32_t G);
+  uint8_t *slot(const Entry &E) {
+    return Pool.get() + size_t(E.Slot) * 2 * GranuleSize;
+  }
+  bool giveUp() {
+    GaveUp = true;
+    return false;
+  }
+  ReadKind prepareReadSlow(uint64_t Addr, unsigned N);
+  /// ReadCache slot of granule \p G: a multiplicative hash, since the rows
+  /// of a matrix are granules a power of two apart.
+  static uint32_t cacheIndex(uint32_t G) {
+    return (G * 0x9E3779B1u) >> (32 - ReadCacheLog);
+  }
+  void forgetRead(uint32_t G) {
+    if (ReadCache[cacheIndex(G)] == G)
+      ReadCache[cacheIndex(G)] = NoGranule;
+  }
+  bool writeSlow(uint64_t Addr, unsigned N, const uint8_t *In);
+
+  const uint8_t *Dev = nullptr;
+  uint64_t DevSize = 0;
+  std::vector<Entry> Table;
+  uint32_t Tag = 0, Used = 0;
+  std::vector<uint32_t> Reads;                   ///< granules read.
+  std::vector<std::pair<uint32_t, uint32_t>> Slots; ///< (granule, slot).
+  std::vector<LoggedAtomic> Ops;                 ///< in program order.
+  /// Slot storage: per slot GranuleSize data bytes, then GranuleSize mask
+  /// bytes (0xFF: written). Allocated once, touched as used.
+  std::unique_ptr<uint8_t[]> Pool;
+  bool GaveUp = false;
+  /// Granules read with neither slot nor log, direct-mapped: reads of them
+  /// need no bookkeeping.
+  static constexpr unsigned ReadCacheLog = 8;
+  uint32_t ReadCache[1u << ReadCacheLog];
+  /// The last granule written, with its slot.
+  uint32_t LastWrite = NoGranule;
+  uint8_t *LastWriteSlot = nullptr;
+};
+
+} // namespace wave::emu
+
+#endif // WAVE_LIB_EMU_SPECULATION_H
