@@ -5,7 +5,9 @@
 # UndefinedBehaviorSanitizer build with the libFuzzer targets (build-asan/):
 #   GoogleTest unit tests, the lit suite (test/lit, test/conformance,
 #   example tests, bounded fuzz runs), and the Bats CLI tests; then, once,
-#   the AMD GPU suite (test/gpu/hsa-examples.sh; skipped without a GPU).
+#   the emulator's lit tests again with wave-run --jobs 1 (the first run
+#   uses every core) and the AMD GPU suite (test/gpu/hsa-examples.sh;
+#   skipped without a GPU).
 # Installs missing Debian packages first. Ends with one line
 # "test.sh: N passed, N failed[, N skipped]" and exits non-zero on any failure.
 #
@@ -63,6 +65,20 @@ run_suite() { # run_suite LABEL BUILD_DIR
 
 bash scripts/build.sh build || { echo "test.sh: 0 passed, 1 failed"; exit 1; }
 run_suite default build
+
+# The emulator's tests once more on one thread: the run above uses every
+# core (wave-run's default --jobs), and results must not depend on it.
+jobs_log="$(mktemp)"
+/usr/lib/llvm-22/bin/lit -s build/test --param emu_jobs=1 \
+  --filter '(conformance|lit/run|lit/examples|lit/fe/e2e)/' >"$jobs_log" 2>&1
+jrc=$?
+jp=$(grep -oP '^\s+Passed\s*:\s*\K[0-9]+' "$jobs_log"); jp=${jp:-0}
+jx=$(grep -oP '^\s+Expectedly Failed\s*:\s*\K[0-9]+' "$jobs_log"); jx=${jx:-0}
+jf=$(grep -oP '^\s+Failed\s*:\s*\K[0-9]+' "$jobs_log"); jf=${jf:-0}
+if [ $jrc -ne 0 ] && [ "$jf" -eq 0 ]; then jf=1; fi
+[ "$jf" -eq 0 ] || grep -E '^(FAIL|XPASS|UNRESOLVED)|\*\*\*\*' "$jobs_log" >&2 || cat "$jobs_log" >&2
+count "default lit --jobs 1" $((jp + jx)) "$jf" 0
+rm -f "$jobs_log"
 
 # The AMD GPU suite (ctest label gpu-amd): skipped without an HSA GPU agent.
 bash test/gpu/hsa-examples.sh build/bin examples >&2
