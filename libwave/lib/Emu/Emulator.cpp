@@ -222,10 +222,14 @@ class alignas(64) WorkgroupRunner {
 public:
   explicit WorkgroupRunner(EmulatorImpl &E);
 
-  /// Runs workgroup \p Id in mode \p M. Returns false when it stopped
-  /// early: Fault is set, or (Speculative only) Spec.gaveUp(). Statistics
-  /// of the run are in Stats and OpCount (reset at the start).
-  bool runWorkgroup(std::array<uint32_t, 3> Id, MemMode M);
+  /// Starts a run of one or more workgroups, in grid order, in mode \p M:
+  /// resets Fault, Stats, OpCount and (Speculative) the speculative view.
+  void begin(MemMode M);
+  /// Runs workgroup \p Id as part of the run begin() started. Returns false
+  /// when it stopped early: Fault is set, or (Speculative only)
+  /// Spec.gaveUp(). A speculative run that becomes the oldest (Group is the
+  /// number of workgroups committed) goes on directly (Promoted).
+  bool runWorkgroup(std::array<uint32_t, 3> Id);
 
   EmulatorImpl &E;
   std::optional<EmuError> Fault;
@@ -239,6 +243,13 @@ public:
   uint32_t Tick = 0, StartTick = 0;
   /// Parallel runs: set when a run's result is no longer wanted.
   const std::atomic<bool> *Cancel = nullptr;
+  /// Parallel runs: the number of workgroups committed, and the linear
+  /// index of this run's first workgroup.
+  const std::atomic<uint64_t> *Committed = nullptr;
+  uint64_t Group = 0;
+  /// Set when a speculative run became the oldest and went on directly:
+  /// its stores are in device memory and need no commit.
+  bool Promoted = false;
 
   /// The execution loop over the current workgroup's waves (ISA.md §4.3).
   template <bool Tracing, MemMode M>
@@ -246,15 +257,26 @@ public:
 
 private:
   /// Steps between a speculative run's checks of Cancel and of its reads.
-  static constexpr uint64_t CheckInterval = 1 << 16;
+  static constexpr uint64_t CheckInterval = 1 << 13;
   /// The step count at which the loop next calls checkpoint().
   uint64_t nextCheck(uint64_t Steps) const;
+  enum class Check { Continue, Stop, Promote };
   /// The instruction limit (ISA.md §4.3) and a speculative run's periodic
-  /// checks; false stops the run.
-  [[gnu::noinline]] bool checkpoint(uint64_t Steps, const DInst &I,
-                                    uint64_t &NextCheck);
+  /// checks: Stop ends the run (Fault set, or the speculation abandoned);
+  /// Promote ends the speculative loop of a run that has become the oldest
+  /// with valid reads, to go on directly.
+  [[gnu::noinline]] Check checkpoint(uint64_t Steps, const DInst &I,
+                                     uint64_t &NextCheck);
+  /// Where runLoop() starts: a new workgroup, or a promoted run.
+  struct LoopState {
+    uint64_t Steps;
+    unsigned Cursor, NumHalted, NumBarrier;
+  } Resume = {0, 0, 0, 0};
   void initWorkgroup();
+  void promote();
   MemMode Mode = MemMode::Direct;
+  /// runLoop() returned to be promoted (checkpoint() said Promote).
+  bool Promoting = false;
 
   // Faults ---------------------------------------------------------------
   std::string where(const Wave &Wv, const DInst &I, int Lane) const;
@@ -965,8 +987,10 @@ template <bool Tracing, MemMode M>
 [[gnu::always_inline]] inline bool WorkgroupRunner::runLoop() {
   const DInst *Prog = Code.data();
   const unsigned NW = NumWaves;
-  uint64_t Steps = 0, NextCheck = nextCheck(0);
-  unsigned Cursor = NW - 1, NumHalted = 0, NumBarrier = 0;
+  // A promoted run (checkpoint()) resumes where the speculative loop left.
+  uint64_t Steps = Resume.Steps, NextCheck = nextCheck(Steps);
+  unsigned Cursor = Resume.Cursor, NumHalted = Resume.NumHalted,
+           NumBarrier = Resume.NumBarrier;
   uint8_t *Dev = E.Device.data();
   const uint64_t DevSize = E.Device.size();
   uint8_t *Loc = Local.data();
@@ -1932,8 +1956,18 @@ template <bool Tracing, MemMode M>
       if (Wv.St != WaveStatus::Halted)
         Wv.PC = Next;
     }
-    if (Steps >= NextCheck && !checkpoint(Steps, Prog[ExecIdx], NextCheck))
-      return false;
+    if (Steps >= NextCheck) {
+      Check C = checkpoint(Steps, Prog[ExecIdx], NextCheck);
+      if (C == Check::Stop)
+        return false;
+      if constexpr (M == MemMode::Speculative) {
+        if (C == Check::Promote) {
+          Resume = {Steps, Cursor, NumHalted, NumBarrier};
+          Promoting = true;
+          return true;
+        }
+      }
+    }
   }
 }
 
@@ -1962,20 +1996,39 @@ WAVE_EMU_CLONES static bool runSpeculative(WorkgroupRunner &R) {
   return R.runLoop<false, MemMode::Speculative>();
 }
 
-bool WorkgroupRunner::runWorkgroup(std::array<uint32_t, 3> Id, MemMode M) {
-  WgId = Id;
+void WorkgroupRunner::begin(MemMode M) {
   Fault.reset();
   Stats = EmuStats();
   std::fill(std::begin(OpCount), std::end(OpCount), 0);
   Mode = M;
+  Promoted = Promoting = false;
   if (M == MemMode::Speculative)
     Spec.begin(E.Device.data(), E.Device.size());
+}
+
+void WorkgroupRunner::promote() {
+  // Every older workgroup has committed and the reads so far are valid:
+  // publish the stores so far and go on directly.
+  Spec.commit(E.Device.data(), WriteTick, Tick);
+  Mode = MemMode::Marked;
+  Promoted = true;
+}
+
+bool WorkgroupRunner::runWorkgroup(std::array<uint32_t, 3> Id) {
+  WgId = Id;
+  Resume = {0, NumWaves - 1, 0, 0};
+  if (Mode == MemMode::Speculative &&
+      Committed->load(std::memory_order_acquire) == Group) {
+    if (!Spec.valid(WriteTick, StartTick))
+      return Spec.abandon();
+    promote();
+  }
   initWorkgroup();
   Stats.Waves += NumWaves;
   ++Stats.Workgroups;
   if (Trace)
     return runLoop<true, MemMode::Direct>();
-  switch (M) {
+  switch (Mode) {
   case MemMode::Direct:
     return runDirect(*this);
   case MemMode::Marked:
@@ -1983,7 +2036,13 @@ bool WorkgroupRunner::runWorkgroup(std::array<uint32_t, 3> Id, MemMode M) {
   case MemMode::Speculative:
     break;
   }
-  return runSpeculative(*this);
+  if (!runSpeculative(*this))
+    return false;
+  if (!Promoting)
+    return true;
+  Promoting = false;
+  promote();
+  return runMarked(*this);
 }
 
 uint64_t WorkgroupRunner::nextCheck(uint64_t Steps) const {
@@ -1994,20 +2053,33 @@ uint64_t WorkgroupRunner::nextCheck(uint64_t Steps) const {
   return Next;
 }
 
-bool WorkgroupRunner::checkpoint(uint64_t Steps, const DInst &I,
-                                 uint64_t &NextCheck) {
+WorkgroupRunner::Check WorkgroupRunner::checkpoint(uint64_t Steps,
+                                                   const DInst &I,
+                                                   uint64_t &NextCheck) {
   uint64_t Limit = Cfg.MaxInstructions;
-  if (Limit && Steps > Limit)
-    return limitFault(Steps, I);
-  // A speculative run that already read stale memory, or whose result is
-  // no longer wanted, stops here rather than running on (it may spin on a
-  // flag an older workgroup has set in the meantime).
-  if (Mode == MemMode::Speculative &&
-      ((Cancel && Cancel->load(std::memory_order_relaxed)) ||
-       !Spec.valid(WriteTick, StartTick)))
-    return Spec.abandon();
+  if (Limit && Steps > Limit) {
+    limitFault(Steps, I);
+    return Check::Stop;
+  }
+  if (Mode == MemMode::Speculative) {
+    // A run whose result is no longer wanted, or that already read stale
+    // memory, stops here rather than running on (it may spin on a flag an
+    // older workgroup has set in the meantime). One that has become the
+    // oldest, with valid reads, goes on directly.
+    if (Cancel->load(std::memory_order_relaxed)) {
+      Spec.abandon();
+      return Check::Stop;
+    }
+    bool Oldest = Committed->load(std::memory_order_acquire) == Group;
+    if (!Spec.valid(WriteTick, StartTick)) {
+      Spec.abandon();
+      return Check::Stop;
+    }
+    if (Oldest)
+      return Check::Promote;
+  }
   NextCheck = nextCheck(Steps);
-  return true;
+  return Check::Continue;
 }
 
 void EmulatorImpl::absorb(const EmuStats &S, const uint64_t *Counts) {
@@ -2025,16 +2097,19 @@ std::array<uint32_t, 3> EmulatorImpl::groupId(uint64_t Linear) const {
 
 Error EmulatorImpl::runSequential(uint64_t NumGroups) {
   WorkgroupRunner R(*this);
-  for (uint64_t G = 0; G != NumGroups; ++G) {
-    bool Ok = R.runWorkgroup(groupId(G), MemMode::Direct);
-    absorb(R.Stats, R.OpCount);
-    if (!Ok)
-      return make_error<EmuError>(std::move(*R.Fault));
-  }
+  R.begin(MemMode::Direct);
+  bool Ok = true;
+  for (uint64_t G = 0; G != NumGroups && Ok; ++G)
+    Ok = R.runWorkgroup(groupId(G));
+  absorb(R.Stats, R.OpCount);
+  if (!Ok)
+    return make_error<EmuError>(std::move(*R.Fault));
   return Error::success();
 }
 
 Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
+  constexpr unsigned SpinBeforeBlocking = 2000;
+  constexpr uint64_t TargetSteps = 1 << 16, MaxBatch = 4096;
   // Speculation.h: workgroups run Threads at a time and commit in grid
   // order; workgroup G's commit has tick G + 1.
   std::vector<uint32_t> WriteTick(
@@ -2053,46 +2128,83 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
     WorkgroupRunner &R = *Runner;
     R.WriteTick = WriteTick.data();
     R.Cancel = &Cancel;
+    R.Committed = &Committed;
+    // Workgroups are claimed in batches of consecutive ones, sized so that
+    // a batch is about TargetSteps steps: small workgroups would otherwise
+    // spend more time waiting for their turn than running.
+    uint64_t Batch = 1;
     for (;;) {
-      uint64_t G = NextClaim.fetch_add(1);
-      if (G >= NumGroups || Cancel.load())
+      uint64_t G0 = NextClaim.fetch_add(Batch);
+      if (G0 >= NumGroups || Cancel.load())
         return;
-      std::array<uint32_t, 3> Id = groupId(G);
+      uint64_t G1 = std::min(G0 + Batch, NumGroups);
       // Everything committed so far is visible from here on.
       uint64_t Seen = Committed.load(std::memory_order_acquire);
       R.StartTick = uint32_t(Seen);
-      R.Tick = uint32_t(G + 1);
-      bool Oldest = Seen == G;
-      bool Ok = R.runWorkgroup(Id, Oldest ? MemMode::Marked
-                                          : MemMode::Speculative);
+      R.Tick = uint32_t(G1);
+      R.Group = G0;
+      bool Oldest = Seen == G0;
+      auto RunBatch = [&](MemMode M) {
+        R.begin(M);
+        for (uint64_t G = G0; G != G1; ++G)
+          if (!R.runWorkgroup(groupId(G)))
+            return false;
+        return true;
+      };
+      bool Ok = RunBatch(Oldest ? MemMode::Marked : MemMode::Speculative);
+      // Wait for the turn: spin a little first, since with short batches
+      // the older one is usually about to commit, and waking a blocked
+      // thread costs as much as a small workgroup.
+      for (unsigned Spin = 0; Spin != SpinBeforeBlocking; ++Spin) {
+        if (Committed.load(std::memory_order_acquire) == G0 || Cancel.load())
+          break;
+        std::this_thread::yield();
+      }
       {
         std::unique_lock<std::mutex> Lock(Mu);
-        Turn.wait(Lock, [&] { return NextCommit == G || Stop; });
+        Turn.wait(Lock, [&] { return NextCommit == G0 || Stop; });
         if (Stop)
           return;
       }
       // This thread holds the turn: nothing commits until it passes it on.
-      if (!Oldest) {
+      uint32_t Granules = Oldest ? 0 : R.Spec.granules();
+      if (!Oldest && !R.Promoted) {
         if ((!Ok && R.Spec.gaveUp()) ||
             !R.Spec.valid(WriteTick.data(), R.StartTick)) {
-          R.StartTick = uint32_t(G);
-          Ok = R.runWorkgroup(Id, MemMode::Marked);
+          R.StartTick = uint32_t(G0);
+          Ok = RunBatch(MemMode::Marked);
         } else {
           R.Spec.commit(Device.data(), WriteTick.data(), R.Tick);
         }
       }
       absorb(R.Stats, R.OpCount);
-      Committed.store(G + 1, std::memory_order_release);
+      uint64_t Steps = 0;
+      for (uint64_t N : R.OpCount)
+        Steps += N;
+      // A failed batch is never published as committed, so that no younger
+      // run can become the oldest and write device memory.
+      if (Ok)
+        Committed.store(G1, std::memory_order_release);
+      else
+        Cancel.store(true);
       {
         std::lock_guard<std::mutex> Lock(Mu);
         if (!Ok) {
           Failure = std::move(*R.Fault);
           Stop = true;
-          Cancel.store(true);
         }
-        NextCommit = G + 1;
+        NextCommit = G1;
       }
       Turn.notify_all();
+      // The next batch: about TargetSteps steps, and well within the
+      // granules a speculative run may touch.
+      uint64_t Done = G1 - G0;
+      uint64_t PerGroup = std::max<uint64_t>(1, Steps / Done);
+      Batch = std::clamp<uint64_t>(TargetSteps / PerGroup, 1, MaxBatch);
+      if (Granules)
+        Batch = std::min<uint64_t>(
+            Batch, std::max<uint64_t>(1, SpeculativeMemory::MaxGranules / 4 *
+                                             Done / Granules));
     }
   };
 

@@ -131,11 +131,17 @@ bool SpeculativeMemory::writeSlow(uint64_t Addr, unsigned N,
   return true;
 }
 
-bool SpeculativeMemory::atomic(uint64_t Addr, AtomicKind K, uint32_t V,
-                               uint32_t Cmp, bool Blind, uint32_t &Old) {
+bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
+                                   uint32_t Cmp, bool Blind, uint32_t &Old) {
   uint32_t G = uint32_t(Addr >> GranuleLog);
   uint32_t Off = uint32_t(Addr & (GranuleSize - 1));
   if (Blind && Off + 4 <= GranuleSize) {
+    if (OpsCache[cacheIndex(G)] == G) {
+      // A granule with logged atomics and no stores: log this one too.
+      LastOp[opIndex(uint32_t(Addr))] = uint32_t(Ops.size());
+      Ops.push_back({uint32_t(Addr), V, Cmp, K});
+      return true;
+    }
     Entry *E = entry(G);
     if (!E)
       return giveUp();
@@ -155,8 +161,11 @@ bool SpeculativeMemory::atomic(uint64_t Addr, AtomicKind K, uint32_t V,
       if (Written)
         return giveUp();
     }
+    LastOp[opIndex(uint32_t(Addr))] = uint32_t(Ops.size());
     Ops.push_back({uint32_t(Addr), V, Cmp, K});
     E->Flags |= HasOps;
+    if (!(E->Flags & HasSlot)) // and never will: stores to it give up
+      OpsCache[cacheIndex(G)] = G;
     forgetRead(G);
     if (LastWrite == G)
       LastWrite = NoGranule;

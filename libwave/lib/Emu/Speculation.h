@@ -102,12 +102,16 @@ public:
     Ops.clear();
     GaveUp = false;
     std::fill(std::begin(ReadCache), std::end(ReadCache), NoGranule);
+    std::fill(std::begin(OpsCache), std::end(OpsCache), NoGranule);
+    std::fill(std::begin(LastOp), std::end(LastOp), ~0u);
     LastWrite = NoGranule;
     LastWriteSlot = nullptr;
   }
 
   /// True when the run gave up; it must run again as the oldest workgroup.
   bool gaveUp() const { return GaveUp; }
+  /// Granules the run has touched so far.
+  uint32_t granules() const { return Used; }
   /// Gives the run up from outside (its reads went stale, or its result is
   /// not wanted). Returns false.
   bool abandon() { return giveUp(); }
@@ -154,8 +158,20 @@ public:
   /// the word, the operation is logged for commit; otherwise it is a read
   /// and a write. \p Old receives the old value when not logged. Returns
   /// false when the run gives up.
-  bool atomic(uint64_t Addr, AtomicKind K, uint32_t V, uint32_t Cmp,
-              bool Blind, uint32_t &Old);
+  [[gnu::always_inline]] bool atomic(uint64_t Addr, AtomicKind K, uint32_t V,
+                                     uint32_t Cmp, bool Blind, uint32_t &Old) {
+    // The common case: another discarded-result atomic on a word whose
+    // last logged operation is of the same combinable kind.
+    if (Blind) {
+      uint32_t &Last = LastOp[opIndex(uint32_t(Addr))];
+      if (Last < Ops.size() && Ops[Last].Addr == Addr && Ops[Last].Kind == K &&
+          K != AtomicKind::Cas) {
+        Ops[Last].V = combine(K, Ops[Last].V, V);
+        return true;
+      }
+    }
+    return atomicSlow(Addr, K, V, Cmp, Blind, Old);
+  }
 
   /// True when no granule this run read was written by a commit with a
   /// tick above \p StartTick (\p WriteTick: the tick of each granule's last
@@ -195,6 +211,35 @@ private:
     return false;
   }
   ReadKind prepareReadSlow(uint64_t Addr, unsigned N);
+  bool atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V, uint32_t Cmp,
+                  bool Blind, uint32_t &Old);
+  /// The single operation equal to K with \p First, then K with \p Second
+  /// (not for Cas): x - a - b = x - (a + b), min(min(x, a), b) =
+  /// min(x, min(a, b)), and so on; xchg keeps the second.
+  static uint32_t combine(AtomicKind K, uint32_t First, uint32_t Second) {
+    switch (K) {
+    case AtomicKind::Add:
+    case AtomicKind::Sub:
+      return First + Second;
+    case AtomicKind::Min:
+      return std::min(First, Second);
+    case AtomicKind::Max:
+      return std::max(First, Second);
+    case AtomicKind::And:
+      return First & Second;
+    case AtomicKind::Or:
+      return First | Second;
+    case AtomicKind::Xor:
+      return First ^ Second;
+    case AtomicKind::Xchg:
+    case AtomicKind::Cas:
+      break;
+    }
+    return Second;
+  }
+  static uint32_t opIndex(uint32_t Addr) {
+    return (Addr * 0x9E3779B1u) >> (32 - ReadCacheLog);
+  }
   /// ReadCache slot of granule \p G: a multiplicative hash, since the rows
   /// of a matrix are granules a power of two apart.
   static uint32_t cacheIndex(uint32_t G) {
@@ -221,6 +266,11 @@ private:
   /// need no bookkeeping.
   static constexpr unsigned ReadCacheLog = 8;
   uint32_t ReadCache[1u << ReadCacheLog];
+  /// Granules with logged atomics and no slot, direct-mapped likewise.
+  uint32_t OpsCache[1u << ReadCacheLog];
+  /// Per word (direct-mapped by address): the index in Ops of the word's
+  /// last logged operation, which a following one of its kind merges into.
+  uint32_t LastOp[1u << ReadCacheLog];
   /// The last granule written, with its slot.
   uint32_t LastWrite = NoGranule;
   uint8_t *LastWriteSlot = nullptr;
