@@ -2109,7 +2109,7 @@ Error EmulatorImpl::runSequential(uint64_t NumGroups) {
 
 Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   constexpr unsigned SpinBeforeBlocking = 2000;
-  constexpr uint64_t TargetSteps = 1 << 16, MaxBatch = 4096;
+  constexpr uint64_t TargetSteps = 1 << 14, MaxBatch = 4096;
   // Speculation.h: workgroups run Threads at a time and commit in grid
   // order; workgroup G's commit has tick G + 1.
   std::vector<uint32_t> WriteTick(
@@ -2201,6 +2201,9 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       uint64_t Done = G1 - G0;
       uint64_t PerGroup = std::max<uint64_t>(1, Steps / Done);
       Batch = std::clamp<uint64_t>(TargetSteps / PerGroup, 1, MaxBatch);
+      // Near the end, smaller batches keep every thread busy.
+      Batch = std::min<uint64_t>(
+          Batch, std::max<uint64_t>(1, (NumGroups - G1) / (4 * Threads)));
       if (Granules)
         Batch = std::min<uint64_t>(
             Batch, std::max<uint64_t>(1, SpeculativeMemory::MaxGranules / 4 *
