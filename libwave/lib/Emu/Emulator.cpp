@@ -691,6 +691,14 @@ static_assert(uint16_t(Opcode::LocalAtomicCas) - uint16_t(Opcode::LocalAtomicAdd
 static_assert(uint16_t(Opcode::AtomicCas) - uint16_t(Opcode::AtomicAdd) == 8);
 static_assert(uint16_t(Opcode::AtomicAdd) > uint16_t(Opcode::LocalAtomicCas));
 
+/// The largest of the \p W lane values at \p Ap (a vectorized loop).
+inline uint32_t maxLane(const uint32_t *Ap, unsigned W) {
+  uint32_t Max = 0;
+  for (unsigned L = 0; L != W; ++L)
+    Max = std::max(Max, Ap[L]);
+  return Max;
+}
+
 /// Loads N bytes for every lane in Exec (ascending) from Mem into rd (and
 /// the following registers for N > 4). Returns the first lane whose access
 /// is out of bounds, or -1. N is a constant so memcpy becomes a move.
@@ -701,10 +709,7 @@ loadLanes(uint32_t *R, const uint32_t *WRow, uint8_t Rd, const uint32_t *Ap,
           uint64_t Size) {
   if (Exec == Full) {
     // Whole wave: one vectorized bounds check, then a branch-free gather.
-    uint32_t Max = 0;
-    for (unsigned L = 0; L != W; ++L)
-      Max = std::max(Max, Ap[L]);
-    if (uint64_t(Max) + N <= Size) {
+    if (uint64_t(maxLane(Ap, W)) + N <= Size) {
       if constexpr (N <= 4) {
         uint32_t *Dp = R + WRow[Rd];
         for (unsigned L = 0; L != W; ++L) {
@@ -785,10 +790,7 @@ speculativeLoadLanes(SpeculativeMemory &S, uint32_t *R, const uint32_t *WRow,
   if (Exec == Full) {
     // Whole wave: find the lanes that start a granule (vectorized), so that
     // only those are looked up.
-    uint32_t Max = 0;
-    for (unsigned L = 0; L != W; ++L)
-      Max = std::max(Max, Ap[L]);
-    if (uint64_t(Max) + N <= Size) {
+    if (uint64_t(maxLane(Ap, W)) + N <= Size) {
       uint64_t Starts = 1;
       for (unsigned L0 = 0; L0 < W; L0 += 8) {
         uint32_t Chunk = 0;

@@ -38,8 +38,8 @@ SpeculativeMemory::Entry *SpeculativeMemory::entry(uint32_t G) {
   return E;
 }
 
-SpeculativeMemory::ReadKind
-SpeculativeMemory::prepareReadSlow(uint64_t Addr, unsigned N) {
+SpeculativeMemory::ReadKind SpeculativeMemory::prepareReadSlow(uint64_t Addr,
+                                                               unsigned N) {
   uint64_t End = Addr + N;
   ReadKind Kind = ReadKind::Plain;
   for (uint64_t A = Addr; A < End;) {
@@ -63,72 +63,83 @@ SpeculativeMemory::prepareReadSlow(uint64_t Addr, unsigned N) {
   return Kind;
 }
 
-bool SpeculativeMemory::read(uint64_t Addr, unsigned N, uint8_t *Out) {
+/// Calls \p Piece(G, A, PieceEnd) for each granule G that the bytes
+/// [\p Addr, \p Addr + \p N) touch, with the part [A, PieceEnd) in it, until
+/// it returns false. Returns false when one did.
+template <typename Fn>
+static bool forEachGranule(uint64_t Addr, unsigned N, Fn &&Piece) {
   uint64_t End = Addr + N;
   for (uint64_t A = Addr; A < End;) {
     uint32_t G = uint32_t(A >> GranuleLog);
     uint64_t PieceEnd = std::min<uint64_t>(End, uint64_t(G + 1) << GranuleLog);
-    Entry *E = entry(G);
-    if (!E || (E->Flags & HasOps))
-      return giveUp();
-    bool FromMemory = true;
-    if (E->Flags & HasSlot) {
-      const uint8_t *S = slot(*E);
-      FromMemory = false;
-      for (uint64_t B = A; B != PieceEnd; ++B) {
-        uint32_t Off = uint32_t(B & (GranuleSize - 1));
-        if (S[GranuleSize + Off]) {
-          Out[B - Addr] = S[Off];
-        } else {
-          Out[B - Addr] = Dev[B];
-          FromMemory = true;
-        }
-      }
-    } else {
-      std::memcpy(Out + (A - Addr), Dev + A, PieceEnd - A);
-    }
-    // Bytes the run wrote itself do not depend on other workgroups.
-    if (FromMemory && !(E->Flags & Read)) {
-      E->Flags |= Read;
-      Reads.push_back(G);
-    }
+    if (!Piece(G, A, PieceEnd))
+      return false;
     A = PieceEnd;
   }
   return true;
 }
 
+bool SpeculativeMemory::read(uint64_t Addr, unsigned N, uint8_t *Out) {
+  return forEachGranule(
+      Addr, N, [&](uint32_t G, uint64_t A, uint64_t PieceEnd) {
+        Entry *E = entry(G);
+        if (!E || (E->Flags & HasOps))
+          return giveUp();
+        bool FromMemory = true;
+        if (E->Flags & HasSlot) {
+          const uint8_t *S = slot(*E);
+          FromMemory = false;
+          for (uint64_t B = A; B != PieceEnd; ++B) {
+            uint32_t Off = uint32_t(B & (GranuleSize - 1));
+            if (S[GranuleSize + Off]) {
+              Out[B - Addr] = S[Off];
+            } else {
+              Out[B - Addr] = Dev[B];
+              FromMemory = true;
+            }
+          }
+        } else {
+          std::memcpy(Out + (A - Addr), Dev + A, PieceEnd - A);
+        }
+        // Bytes the run wrote itself do not depend on other workgroups.
+        if (FromMemory && !(E->Flags & Read)) {
+          E->Flags |= Read;
+          Reads.push_back(G);
+        }
+        return true;
+      });
+}
+
 bool SpeculativeMemory::writeSlow(uint64_t Addr, unsigned N,
                                   const uint8_t *In) {
   uint64_t End = Addr + N;
-  for (uint64_t A = Addr; A < End;) {
-    uint32_t G = uint32_t(A >> GranuleLog);
-    uint64_t PieceEnd = std::min<uint64_t>(End, uint64_t(G + 1) << GranuleLog);
-    Entry *E = entry(G);
-    // A store after a logged atomic in the same granule would have to be
-    // ordered after it: give up rather than track words.
-    if (!E || (E->Flags & HasOps))
-      return giveUp();
-    if (!(E->Flags & HasSlot)) {
-      if (!Pool)
-        Pool = std::make_unique_for_overwrite<uint8_t[]>(size_t(MaxGranules) *
-                                                         2 * GranuleSize);
-      E->Flags |= HasSlot;
-      E->Slot = uint32_t(Slots.size());
-      Slots.emplace_back(G, E->Slot);
-      std::memset(slot(*E) + GranuleSize, 0, GranuleSize);
-    }
-    uint8_t *S = slot(*E);
-    uint32_t Off = uint32_t(A & (GranuleSize - 1));
-    std::memcpy(S + Off, In + (A - Addr), PieceEnd - A);
-    std::memset(S + GranuleSize + Off, 0xFF, PieceEnd - A);
-    forgetRead(G);
-    if (PieceEnd == End && A == Addr) {
-      LastWrite = G;
-      LastWriteSlot = S;
-    }
-    A = PieceEnd;
-  }
-  return true;
+  return forEachGranule(
+      Addr, N, [&](uint32_t G, uint64_t A, uint64_t PieceEnd) {
+        Entry *E = entry(G);
+        // A store after a logged atomic in the same granule would have to be
+        // ordered after it: give up rather than track words.
+        if (!E || (E->Flags & HasOps))
+          return giveUp();
+        if (!(E->Flags & HasSlot)) {
+          if (!Pool)
+            Pool = std::make_unique_for_overwrite<uint8_t[]>(
+                size_t(MaxGranules) * 2 * GranuleSize);
+          E->Flags |= HasSlot;
+          E->Slot = uint32_t(Slots.size());
+          Slots.emplace_back(G, E->Slot);
+          std::memset(slot(*E) + GranuleSize, 0, GranuleSize);
+        }
+        uint8_t *S = slot(*E);
+        uint32_t Off = uint32_t(A & (GranuleSize - 1));
+        std::memcpy(S + Off, In + (A - Addr), PieceEnd - A);
+        std::memset(S + GranuleSize + Off, 0xFF, PieceEnd - A);
+        forgetRead(G);
+        if (PieceEnd == End && A == Addr) {
+          LastWrite = G;
+          LastWriteSlot = S;
+        }
+        return true;
+      });
 }
 
 bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
