@@ -2112,8 +2112,9 @@ Error EmulatorImpl::runSequential(uint64_t NumGroups) {
 Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   constexpr unsigned SpinBeforeBlocking = 2000;
   constexpr uint64_t TargetSteps = 1 << 14, MaxBatch = 4096;
-  // Speculation.h: workgroups run Threads at a time and commit in grid
-  // order; workgroup G's commit has tick G + 1.
+  // Speculation.h: batches of workgroups run Threads at a time and commit
+  // in grid order; the commit of batch [G0, G1) has tick G1, the number of
+  // workgroups committed after it.
   std::vector<uint32_t> WriteTick(
       size_t((Device.size() + GranuleSize - 1) >> GranuleLog), 0);
   std::mutex Mu;
