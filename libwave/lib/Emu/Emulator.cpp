@@ -699,6 +699,35 @@ inline uint32_t maxLane(const uint32_t *Ap, unsigned W) {
   return Max;
 }
 
+/// Loads N bytes for each of the \p W lanes from Mem + Ap[lane] into rd
+/// (and the following registers for N > 4), without branches: the caller
+/// has checked every address.
+template <unsigned N>
+[[gnu::always_inline]] inline void gatherLanes(uint32_t *R,
+                                               const uint32_t *WRow,
+                                               uint8_t Rd, const uint32_t *Ap,
+                                               unsigned W,
+                                               const uint8_t *Mem) {
+  if constexpr (N <= 4) {
+    uint32_t *Dp = R + WRow[Rd];
+    for (unsigned L = 0; L != W; ++L) {
+      uint32_t V = 0;
+      std::memcpy(&V, Mem + Ap[L], N);
+      Dp[L] = V;
+    }
+  } else {
+    uint32_t *Dp[N / 4];
+    for (unsigned K = 0; K != N / 4; ++K)
+      Dp[K] = R + WRow[(Rd + K) & 255];
+    for (unsigned L = 0; L != W; ++L) {
+      uint32_t V[N / 4];
+      std::memcpy(V, Mem + Ap[L], N);
+      for (unsigned K = 0; K != N / 4; ++K)
+        Dp[K][L] = V[K];
+    }
+  }
+}
+
 /// Loads N bytes for every lane in Exec (ascending) from Mem into rd (and
 /// the following registers for N > 4). Returns the first lane whose access
 /// is out of bounds, or -1. N is a constant so memcpy becomes a move.
@@ -710,24 +739,7 @@ loadLanes(uint32_t *R, const uint32_t *WRow, uint8_t Rd, const uint32_t *Ap,
   if (Exec == Full) {
     // Whole wave: one vectorized bounds check, then a branch-free gather.
     if (uint64_t(maxLane(Ap, W)) + N <= Size) {
-      if constexpr (N <= 4) {
-        uint32_t *Dp = R + WRow[Rd];
-        for (unsigned L = 0; L != W; ++L) {
-          uint32_t V = 0;
-          std::memcpy(&V, Mem + Ap[L], N);
-          Dp[L] = V;
-        }
-      } else {
-        uint32_t *Dp[N / 4];
-        for (unsigned K = 0; K != N / 4; ++K)
-          Dp[K] = R + WRow[(Rd + K) & 255];
-        for (unsigned L = 0; L != W; ++L) {
-          uint32_t V[N / 4];
-          std::memcpy(V, Mem + Ap[L], N);
-          for (unsigned K = 0; K != N / 4; ++K)
-            Dp[K][L] = V[K];
-        }
-      }
+      gatherLanes<N>(R, WRow, Rd, Ap, W, Mem);
       return -1;
     }
   }
@@ -812,8 +824,10 @@ speculativeLoadLanes(SpeculativeMemory &S, uint32_t *R, const uint32_t *WRow,
           return GaveUpLane;
         Plain &= K == SpeculativeMemory::ReadKind::Plain;
       }
-      if (Plain)
-        return loadLanes<N>(R, WRow, Rd, Ap, Exec, Full, W, Mem, Size);
+      if (Plain) {
+        gatherLanes<N>(R, WRow, Rd, Ap, W, Mem); // bounds checked above
+        return -1;
+      }
     }
   }
   // Neighbouring lanes mostly read the same granule: check it once.
