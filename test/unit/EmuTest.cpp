@@ -883,6 +883,232 @@ TEST(EmuControl, InstructionLimit) {
 }
 
 //===----------------------------------------------------------------------===//
+// Lockstep steps: one step for every wave at one instruction (ISA.md §4.3)
+//===----------------------------------------------------------------------===//
+
+/// Runs \p P with device memory starting as \p Init, one wave at a time
+/// when \p OneWaveAtATime: a traced run never takes lockstep steps, so it
+/// is the plain ISA.md §4.3 loop to compare lockstep steps with.
+Result runInit(const ProgramBuilder &P, EmuConfig C,
+               const std::vector<uint8_t> &Init, bool OneWaveAtATime) {
+  WbinFile F = P.build();
+  Result R;
+  auto E = Emulator::create(F, C);
+  if (!E) {
+    R.Error = llvm::toString(E.takeError());
+    return R;
+  }
+  std::memcpy((*E)->deviceMemory().data(), Init.data(),
+              std::min(Init.size(), (*E)->deviceMemory().size()));
+  if (OneWaveAtATime)
+    (*E)->setTrace(&llvm::nulls());
+  llvm::Error Err = (*E)->run();
+  R.Mem.assign((*E)->deviceMemory().begin(), (*E)->deviceMemory().end());
+  R.Stats = (*E)->stats();
+  R.Ok = !Err;
+  llvm::handleAllErrors(std::move(Err), [&](const EmuError &EE) {
+    R.Kind = EE.getKind();
+    R.Error = EE.getMessage();
+  });
+  return R;
+}
+
+std::string statsText(const EmuStats &S) {
+  std::string T;
+  llvm::raw_string_ostream OS(T);
+  S.print(OS);
+  return T;
+}
+
+// Every register-to-register instruction (one, two or three sources, and
+// the compares) on random words, 4 full waves of 8 lanes in 2 workgroups:
+// lockstep steps give the same memory and statistics as one wave at a time.
+TEST(EmuLockstep, EveryRegisterOpMatchesOneWaveAtATime) {
+  std::vector<Opcode> Ops;
+  for (unsigned O = 0; O != NumOpcodes; ++O) {
+    const InstDesc &D = getInstDesc(Opcode(O));
+    if ((D.Class == InstClass::Integer || D.Class == InstClass::Float) &&
+        (D.InstForm == Form::R_R || D.InstForm == Form::R_RR ||
+         D.InstForm == Form::R_RRR || D.InstForm == Form::P_RR))
+      Ops.push_back(Opcode(O));
+  }
+  ASSERT_GT(Ops.size(), 90u);
+  // r1..r3 = the three input words of thread (group, tid); each result goes
+  // to Out + 4 * (64 * op + 32 * group + tid).
+  constexpr uint32_t Out = 1024;
+  ProgramBuilder P;
+  P.movSr(10, 0); // tid
+  P.movSr(11, 5); // group
+  P.movImm(12, 32);
+  P.op(Opcode::Imad, 10, 11, 12, 10); // 32 * group + tid
+  P.movImm(12, 12);
+  P.op(Opcode::Imul, 13, 10, 12); // input: 12 bytes per thread
+  P.op(Opcode::DeviceLoadU32, 1, 13);
+  P.movImm(12, 4);
+  P.op(Opcode::Iadd, 13, 13, 12);
+  P.op(Opcode::DeviceLoadU32, 2, 13);
+  P.op(Opcode::Iadd, 13, 13, 12);
+  P.op(Opcode::DeviceLoadU32, 3, 13);
+  P.movImm(14, Out);
+  P.op(Opcode::Imad, 20, 10, 12, 14); // Out + 4 * thread
+  P.movImm(21, 4 * 64);
+  P.movImm(30, 1);
+  P.movImm(31, 0);
+  for (Opcode Op : Ops) {
+    if (getInstDesc(Op).InstForm == Form::P_RR) {
+      P.op(Op, 1, 1, 2); // p1
+      P.op(Opcode::Select, 4, 1, 30, 31);
+    } else {
+      P.op(Op, 4, 1, 2, 3);
+    }
+    P.op(Opcode::DeviceStoreU32, 0, 20, 4);
+    P.op(Opcode::Iadd, 20, 20, 21);
+  }
+  P.halt();
+  EmuConfig C = lanes(32, 8);
+  C.Grid = {2, 1, 1};
+  C.DeviceMemory = Out + 4 * 64 * Ops.size();
+  std::vector<uint8_t> Init(C.DeviceMemory);
+  uint64_t X = 0x9E3779B97F4A7C15ull;
+  for (uint8_t &B : Init) {
+    X ^= X << 13;
+    X ^= X >> 7;
+    X ^= X << 17;
+    B = uint8_t(X);
+  }
+  Result Seq = runInit(P, C, Init, /*OneWaveAtATime=*/true);
+  Result Lock = runInit(P, C, Init, /*OneWaveAtATime=*/false);
+  ASSERT_TRUE(Seq.Ok) << Seq.Error;
+  ASSERT_TRUE(Lock.Ok) << Lock.Error;
+  EXPECT_EQ(statsText(Lock.Stats), statsText(Seq.Stats));
+  for (size_t K = 0; K != Ops.size(); ++K)
+    for (unsigned T = 0; T != 64; ++T) {
+      unsigned I = Out / 4 + 64 * unsigned(K) + T;
+      ASSERT_EQ(Lock.u32(I), Seq.u32(I))
+          << getInstDesc(Ops[K]).Mnemonic << ", thread " << T;
+    }
+  // One value by hand, so that the comparison is not of two wrong runs.
+  size_t Iadd = std::find(Ops.begin(), Ops.end(), Opcode::Iadd) - Ops.begin();
+  uint32_t A, B;
+  std::memcpy(&A, Init.data() + 12 * 37, 4);
+  std::memcpy(&B, Init.data() + 12 * 37 + 4, 4);
+  EXPECT_EQ(Lock.u32(Out / 4 + 64 * unsigned(Iadd) + 37), A + B);
+}
+
+// A fault in the third of four waves at a lockstep load: the waves before it
+// have loaded, and the fault, the statistics and memory are those of one
+// wave at a time.
+TEST(EmuLockstep, FaultNamesTheWaveAndCountsItsSteps) {
+  ProgramBuilder P("vadd");
+  P.movSr(1, 0); // tid
+  P.movImm(2, 4);
+  P.op(Opcode::Imul, 3, 1, 2);
+  P.movImm(4, 4012); // thread 21 (wave 2, lane 5) reads 4096..4099
+  P.op(Opcode::Iadd, 3, 3, 4);
+  P.op(Opcode::DeviceLoadU32, 5, 3);
+  P.halt();
+  EmuConfig C = lanes(32, 8);
+  C.DeviceMemory = 4096;
+  std::vector<uint8_t> Init(4096, 0);
+  Result Seq = runInit(P, C, Init, true);
+  Result Lock = runInit(P, C, Init, false);
+  ASSERT_FALSE(Lock.Ok);
+  EXPECT_EQ(Lock.Kind, EmuErrorKind::Fault);
+  EXPECT_NE(Lock.Error.find("wave 2 lane 5: address 0x00001000, 4 bytes"),
+            std::string::npos)
+      << Lock.Error;
+  EXPECT_EQ(Lock.Error, Seq.Error);
+  // 5 instructions for each of 4 waves, then the load of waves 0, 1, 2.
+  EXPECT_EQ(Lock.Stats.Instructions, 5u * 4 + 3);
+  EXPECT_EQ(Lock.Stats.DeviceLoads, 3u * 8);
+  EXPECT_EQ(statsText(Lock.Stats), statsText(Seq.Stats));
+}
+
+// The instruction limit in the middle of a round of lockstep steps: step 11
+// is the third instruction (PC 16) of wave 2.
+TEST(EmuLockstep, InstructionLimitMidRound) {
+  ProgramBuilder P;
+  for (unsigned I = 0; I != 8; ++I)
+    P.op(Opcode::Iadd, 1, 1, 1); // 8 bytes each
+  P.halt();
+  EmuConfig C = lanes(32, 8);
+  C.MaxInstructions = 10;
+  std::vector<uint8_t> Init;
+  Result Lock = runInit(P, C, Init, false);
+  ASSERT_FALSE(Lock.Ok);
+  EXPECT_EQ(Lock.Kind, EmuErrorKind::Limit);
+  EXPECT_EQ(Lock.Error, "instruction limit exceeded: 11 instructions (limit: "
+                        "10) at PC 0x00000010");
+}
+
+// Whole-wave loads of every width with addresses that are one broadcast
+// address, consecutive elements (also into the address register itself)
+// and neighbours swapped, against little-endian reads of the input.
+TEST(EmuLockstep, WholeWaveLoadPatterns) {
+  constexpr uint32_t In = 64, Out = 2048;
+  std::vector<uint8_t> Init(4096);
+  for (size_t I = 0; I != Init.size(); ++I)
+    Init[I] = uint8_t(I * 37 + 11);
+  for (unsigned Log = 0; Log != 5; ++Log) {
+    unsigned N = 1u << Log, NR = N < 4 ? 1 : N / 4;
+    for (unsigned Pattern = 0; Pattern != 4; ++Pattern) {
+      SCOPED_TRACE("width " + std::to_string(N) + ", pattern " +
+                   std::to_string(Pattern));
+      // r1 = tid; r2 = element index; r20 = In + N * r2; r8.. (or r20..,
+      // the address register) = loaded; r30 = where thread stores them.
+      ProgramBuilder P;
+      P.movSr(1, 0);
+      P.movImm(24, 1);
+      P.op(Opcode::Xor, 2, 1, 24); // tid ^ 1
+      if (Pattern == 0)
+        P.movImm(2, 5);
+      else if (Pattern != 3)
+        P.op(Opcode::Mov, 2, 1);
+      P.movImm(24, N);
+      P.movImm(25, In);
+      P.op(Opcode::Imad, 20, 2, 24, 25);
+      unsigned Dst = Pattern == 2 ? 20 : 8;
+      P.op(Opcode(unsigned(Opcode::DeviceLoadU8) + Log), Dst, 20);
+      P.movImm(26, 16);
+      P.movImm(27, Out);
+      P.op(Opcode::Imad, 30, 1, 26, 27); // Out + 16 * tid
+      P.movImm(28, 4);
+      for (unsigned K = 0; K != NR; ++K) {
+        P.op(Opcode::DeviceStoreU32, 0, 30, Dst + K);
+        P.op(Opcode::Iadd, 30, 30, 28);
+      }
+      P.halt();
+      Result R = runInit(P, lanes(32, 16), Init, false);
+      ASSERT_TRUE(R.Ok) << R.Error;
+      for (uint32_t T = 0; T != 32; ++T) {
+        uint32_t Elem = Pattern == 0 ? 5 : Pattern == 3 ? T ^ 1 : T;
+        uint32_t Addr = In + N * Elem;
+        for (unsigned K = 0; K != NR; ++K) {
+          uint32_t Want = 0;
+          for (unsigned B = 0; B != std::min(N, 4u); ++B)
+            Want |= uint32_t(Init[Addr + 4 * K + B]) << (8 * B);
+          ASSERT_EQ(R.u32(Out / 4 + 4 * T + K), Want)
+              << "thread " << T << ", word " << K;
+        }
+      }
+    }
+  }
+}
+
+// Racing stores in a lockstep step: the last wave's highest lane wins, as
+// in the one-wave-at-a-time order (ISA.md §4.3).
+TEST(EmuLockstep, StoreRaceLastWaveWins) {
+  ProgramBuilder P;
+  P.movSr(1, 0); // tid
+  P.movImm(2, 0);
+  P.op(Opcode::DeviceStoreU32, 0, 2, 1);
+  P.halt();
+  Result R = run(P, lanes(32, 8));
+  ASSERT_TRUE(R.Ok) << R.Error;
+  EXPECT_EQ(R.u32(0), 31u);
+}
+
+//===----------------------------------------------------------------------===//
 // Barriers, scheduling, atomics (ISA.md §4.3, §4.13, §4.17)
 //===----------------------------------------------------------------------===//
 

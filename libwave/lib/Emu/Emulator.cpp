@@ -125,6 +125,116 @@ constexpr uint16_t OpEnd = NumOpcodes + 1;
 constexpr unsigned NumInternalOps = NumOpcodes + 2;
 constexpr uint32_t NoTarget = ~0u;
 
+/// The elementwise instructions: rd = EXPR in every executing lane, where
+/// a, b, c are the lane's rs1, rs2, rs3 values (U and F convert f32 bits).
+/// This one list gives the execution loop its cases and GroupKindOf its
+/// Rows entries.
+#define WAVE_EMU_ELEMENTWISE_OPS(X)                                            \
+  /* Integer (ISA.md §4.5). */                                                \
+  X(Iadd, a + b)                                                               \
+  X(Isub, a - b)                                                               \
+  X(Imul, (a * b))                                                             \
+  X(ImulHi, uint32_t((uint64_t(a) * b) >> 32))                                 \
+  X(Imad, (a * b + c))                                                         \
+  X(Idiv, idiv(a, b))                                                          \
+  X(Imod, imod(a, b))                                                          \
+  X(Ineg, 0u - a)                                                              \
+  X(Iabs, int32_t(a) < 0 ? 0u - a : a)                                         \
+  X(Imin, int32_t(a) < int32_t(b) ? a : b)                                     \
+  X(Imax, int32_t(a) > int32_t(b) ? a : b)                                     \
+  X(Iclamp, iclamp(a, b, c))                                                   \
+  /* f32 (ISA.md §4.7). */                                                    \
+  X(Fadd, U(F(a) + F(b)))                                                      \
+  X(Fsub, U(F(a) - F(b)))                                                      \
+  X(Fmul, U(F(a) * F(b)))                                                      \
+  X(Fma, U(std::fma(F(a), F(b), F(c))))                                        \
+  X(Fdiv, U(fdivRef(F(a), F(b))))                                              \
+  X(Fneg, a ^ 0x80000000u)                                                     \
+  X(Fabs, a & 0x7FFFFFFFu)                                                     \
+  X(Fmin, U(fminRef(F(a), F(b))))                                              \
+  X(Fmax, U(fmaxRef(F(a), F(b))))                                              \
+  X(Fclamp, U(fclampRef(F(a), F(b), F(c))))                                    \
+  X(Fsqrt, U(std::sqrt(F(a))))                                                 \
+  X(Frsqrt, U(1.0f / std::sqrt(F(a))))                                         \
+  X(Frcp, U(1.0f / F(a)))                                                      \
+  X(Ffloor, U(std::floor(F(a))))                                               \
+  X(Fceil, U(std::ceil(F(a))))                                                 \
+  X(Fround, U(std::round(F(a))))                                               \
+  X(Ftrunc, U(std::trunc(F(a))))                                               \
+  X(Ffract, U(F(a) - std::trunc(F(a))))                                        \
+  X(Fsat, U(fclampRef(F(a), 0.0f, 1.0f)))                                      \
+  X(Fsin, U(std::sin(F(a))))                                                   \
+  X(Fcos, U(std::cos(F(a))))                                                   \
+  X(Fexp2, U(std::exp2(F(a))))                                                 \
+  X(Flog2, U(std::log2(F(a))))                                                 \
+  /* f16 / bf16 (ISA.md §4.8). */                                             \
+  X(Hadd, f2h(h2f(a) + h2f(b)))                                                \
+  X(Hsub, f2h(h2f(a) - h2f(b)))                                                \
+  X(Hmul, f2h(h2f(a) * h2f(b)))                                                \
+  X(Hma, f2h(std::fma(h2f(a), h2f(b), h2f(c))))                                \
+  X(Hadd2, f2h(h2f(a) + h2f(b)) | f2h(h2f(a >> 16) + h2f(b >> 16)) << 16)      \
+  X(Hmul2, f2h(h2f(a) * h2f(b)) | f2h(h2f(a >> 16) * h2f(b >> 16)) << 16)      \
+  X(Hma2, f2h(std::fma(h2f(a), h2f(b), h2f(c))) |                              \
+              f2h(std::fma(h2f(a >> 16), h2f(b >> 16), h2f(c >> 16))) << 16)   \
+  X(Badd, f2b(b2f(a) + b2f(b)))                                                \
+  X(Bsub, f2b(b2f(a) - b2f(b)))                                                \
+  X(Bmul, f2b(b2f(a) * b2f(b)))                                                \
+  X(Bma, f2b(std::fma(b2f(a), b2f(b), b2f(c))))                                \
+  X(Badd2, f2b(b2f(a) + b2f(b)) | f2b(b2f(a >> 16) + b2f(b >> 16)) << 16)      \
+  X(Bmul2, f2b(b2f(a) * b2f(b)) | f2b(b2f(a >> 16) * b2f(b >> 16)) << 16)      \
+  X(Bma2, f2b(std::fma(b2f(a), b2f(b), b2f(c))) |                              \
+              f2b(std::fma(b2f(a >> 16), b2f(b >> 16), b2f(c >> 16))) << 16)   \
+  /* Bitwise (ISA.md §4.6). */                                                \
+  X(And, (a & b))                                                              \
+  X(Or, a | b)                                                                 \
+  X(Xor, a ^ b)                                                                \
+  X(Not, ~a)                                                                   \
+  X(Shl, a << (b & 31))                                                        \
+  X(Shr, a >> (b & 31))                                                        \
+  X(Sar, uint32_t(int32_t(a) >> (b & 31)))                                     \
+  X(Bitcount, uint32_t(std::popcount(a)))                                      \
+  X(Bitfind, a == 0 ? 0xFFFFFFFFu : uint32_t(std::countl_zero(a)))             \
+  X(Bitrev, llvm::reverseBits(a))                                              \
+  X(Bfe, bfe(a, b, c))                                                         \
+  /* Conversions (ISA.md §4.11). */                                           \
+  X(CvtF32I32, U(float(int32_t(a))))                                           \
+  X(CvtF32U32, U(float(a)))                                                    \
+  X(CvtI32F32, cvtI32F32(F(a)))                                                \
+  X(CvtU32F32, cvtU32F32(F(a)))                                                \
+  X(CvtF32F16, f16ToF32Bits(uint16_t(a)))                                      \
+  X(CvtF16F32, f32BitsToF16(a))                                                \
+  X(CvtF32Bf16, a << 16)                                                       \
+  X(CvtBf16F32, a >> 16)                                                       \
+  /* Moves (ISA.md §4.19). */                                                 \
+  X(Mov, a)                                                                    \
+  X(MovImm, I.Imm)
+
+/// How a lockstep step (every wave ready at the same instruction with every
+/// lane executing, and wave 0 next) runs an opcode's NW steps at once.
+enum class GroupKind : uint8_t {
+  None,    ///< one wave per step.
+  Rows,    ///< elementwise: one loop over whole register rows.
+  EachWave ///< the opcode's case loops over the waves itself.
+};
+
+constexpr auto GroupKindOf = [] {
+  std::array<GroupKind, NumInternalOps> T{};
+#define ROWS(OP, ...) T[uint16_t(Opcode::OP)] = GroupKind::Rows;
+  WAVE_EMU_ELEMENTWISE_OPS(ROWS)
+#undef ROWS
+  for (unsigned Op = uint16_t(Opcode::LocalLoadU8);
+       Op <= uint16_t(Opcode::LocalStoreU128); ++Op)
+    T[Op] = GroupKind::EachWave;
+  for (unsigned Op = uint16_t(Opcode::DeviceLoadU8);
+       Op <= uint16_t(Opcode::DeviceStoreU128); ++Op)
+    T[Op] = GroupKind::EachWave;
+  static_assert(uint16_t(Opcode::FcmpUnord) - uint16_t(Opcode::IcmpEq) == 23);
+  for (unsigned Op = uint16_t(Opcode::IcmpEq);
+       Op <= uint16_t(Opcode::FcmpUnord); ++Op)
+    T[Op] = GroupKind::EachWave;
+  return T;
+}();
+
 constexpr unsigned MaxControlDepth = 32; // ISA.md §4.15
 constexpr unsigned MaxCallDepth = 8;     // ISA.md §4.16
 
@@ -186,6 +296,8 @@ public:
   unsigned W = 32;
   /// Lanes per register row: W rounded up to a multiple of 8.
   unsigned Stride = 32;
+  /// Elements per register row: Stride lanes of every wave (NumWaves).
+  unsigned RowSize = 32;
   uint64_t Full = 0;
   unsigned NumRegs = 32, NumRows = 34;
   uint32_t RRow[256], WRow[256]; ///< element offsets per register number.
@@ -274,6 +386,20 @@ private:
   } Resume = {0, 0, 0, 0};
   void initWorkgroup();
   void promote();
+  /// Whether every wave is at the same instruction \p I with every lane
+  /// executing (its active mask and predicate cover the whole wave).
+  bool lockstep(const DInst &I) const {
+    uint32_t PC = Waves[0].PC;
+    for (unsigned K = 0; K != NumWaves; ++K) {
+      const Wave &Wv = Waves[K];
+      uint64_t PM = I.Pred == 0    ? ~uint64_t(0)
+                    : (I.Pred & 4) ? ~Wv.P[I.Pred & 3]
+                                   : Wv.P[I.Pred & 3];
+      if (Wv.PC != PC || (Wv.Active & PM) != Full)
+        return false;
+    }
+    return true;
+  }
   MemMode Mode = MemMode::Direct;
   /// runLoop() returned to be promoted (checkpoint() said Promote).
   bool Promoting = false;
@@ -302,7 +428,7 @@ private:
   const EmuConfig &Cfg;
   const std::string &Name;
   const uint32_t *RRow, *WRow;
-  const unsigned W, Stride, NumWaves;
+  const unsigned W, Stride, NumWaves, RowSize;
   const uint64_t Full;
   const std::array<uint32_t, 3> WG;
   raw_ostream *Trace;
@@ -318,12 +444,13 @@ private:
 WorkgroupRunner::WorkgroupRunner(EmulatorImpl &E)
     : E(E), Code(E.Code), InvalidReason(E.InvalidReason), Cfg(E.Cfg),
       Name(E.Name), RRow(E.RRow), WRow(E.WRow), W(E.W), Stride(E.Stride),
-      NumWaves(E.NumWaves), Full(E.Full), WG(E.WG), Trace(E.Trace) {
+      NumWaves(E.NumWaves), RowSize(E.RowSize), Full(E.Full), WG(E.WG),
+      Trace(E.Trace) {
   Waves.assign(NumWaves, Wave());
   for (Wave &Wv : Waves)
     for (auto &Tid : Wv.Tid)
       Tid.assign(W, 0);
-  RegFile.assign(size_t(NumWaves) * E.NumRows * Stride, 0);
+  RegFile.assign(size_t(E.NumRows) * RowSize, 0);
   Local.assign(E.LocalSize, 0);
   ZeroFrag.assign(16 * W, 0.0f);
 }
@@ -700,32 +827,56 @@ inline uint32_t maxLane(const uint32_t *Ap, unsigned W) {
 }
 
 /// Loads N bytes for each of the \p W lanes from Mem + Ap[lane] into rd
-/// (and the following registers for N > 4), without branches: the caller
-/// has checked every address.
+/// (and the following registers for N > 4), without bounds checks: the
+/// caller has checked every address. Runs of 8 lanes that read one address
+/// (a broadcast) or consecutive N-byte elements (a coalesced access, the
+/// common GPU pattern) load as one block; other runs load lane by lane.
 template <unsigned N>
 [[gnu::always_inline]] inline void gatherLanes(uint32_t *R,
                                                const uint32_t *WRow,
                                                uint8_t Rd, const uint32_t *Ap,
                                                unsigned W,
                                                const uint8_t *Mem) {
-  if constexpr (N <= 4) {
-    uint32_t *Dp = R + WRow[Rd];
-    for (unsigned L = 0; L != W; ++L) {
-      uint32_t V = 0;
-      std::memcpy(&V, Mem + Ap[L], N);
-      Dp[L] = V;
+  constexpr unsigned NR = N < 4 ? 1 : N / 4; // registers written
+  uint32_t *Dp[NR];
+  for (unsigned K = 0; K != NR; ++K)
+    Dp[K] = R + WRow[(Rd + K) & 255];
+  auto LoadLane = [&](unsigned L, uint32_t Addr) {
+    uint32_t V[NR] = {};
+    std::memcpy(V, Mem + Addr, N);
+    for (unsigned K = 0; K != NR; ++K)
+      Dp[K][L] = V[K];
+  };
+  unsigned L0 = 0;
+  for (; L0 + 8 <= W; L0 += 8) {
+    // Copy the addresses first: rd may be the address register.
+    uint32_t A[8];
+    std::memcpy(A, Ap + L0, sizeof(A));
+    bool Same = true, Seq = true;
+    for (unsigned K = 0; K != 8; ++K) {
+      Same &= A[K] == A[0];
+      Seq &= A[K] == A[0] + K * N;
     }
-  } else {
-    uint32_t *Dp[N / 4];
-    for (unsigned K = 0; K != N / 4; ++K)
-      Dp[K] = R + WRow[(Rd + K) & 255];
-    for (unsigned L = 0; L != W; ++L) {
-      uint32_t V[N / 4];
-      std::memcpy(V, Mem + Ap[L], N);
-      for (unsigned K = 0; K != N / 4; ++K)
-        Dp[K][L] = V[K];
+    if (Same) {
+      uint32_t V[NR] = {};
+      std::memcpy(V, Mem + A[0], N);
+      for (unsigned K = 0; K != NR; ++K)
+        for (unsigned J = 0; J != 8; ++J)
+          Dp[K][L0 + J] = V[K];
+    } else if (Seq) {
+      uint32_t V[8][NR] = {};
+      for (unsigned J = 0; J != 8; ++J)
+        std::memcpy(V[J], Mem + A[0] + J * N, N);
+      for (unsigned K = 0; K != NR; ++K)
+        for (unsigned J = 0; J != 8; ++J)
+          Dp[K][L0 + J] = V[J][K];
+    } else {
+      for (unsigned J = 0; J != 8; ++J)
+        LoadLane(L0 + J, A[J]);
     }
   }
+  for (; L0 != W; ++L0)
+    LoadLane(L0, Ap[L0]);
 }
 
 /// Loads N bytes for every lane in Exec (ascending) from Mem into rd (and
@@ -907,7 +1058,7 @@ void WorkgroupRunner::initWorkgroup() {
   std::fill(Local.begin(), Local.end(), 0);
   for (unsigned WI = 0; WI != NumWaves; ++WI) {
     Wave &Wv = Waves[WI];
-    Wv.R = RegFile.data() + size_t(WI) * E.NumRows * Stride;
+    Wv.R = RegFile.data() + size_t(WI) * Stride;
     Wv.P[0] = Wv.P[1] = Wv.P[2] = Wv.P[3] = 0;
     Wv.PC = 0;
     Wv.St = WaveStatus::Ready;
@@ -929,7 +1080,7 @@ void WorkgroupRunner::initWorkgroup() {
     Wv.FragPool.clear();
     for (auto [Reg, Val] : Cfg.SetRegs)
       if (Reg < E.NumRegs)
-        std::fill_n(Wv.R + size_t(Reg) * Stride, Stride, Val);
+        std::fill_n(Wv.R + E.WRow[Reg], Stride, Val);
   }
 }
 
@@ -938,18 +1089,19 @@ void WorkgroupRunner::initWorkgroup() {
 //===----------------------------------------------------------------------===//
 
 // Lane-loop helpers. Exec is the set of lanes that execute; when it covers
-// the whole wave the loop writes every lane, otherwise it blends. Register
-// rows hold Stride (W rounded up to a multiple of 8) lanes, and lane loops
-// run over whole chunks of 8: each chunk is copied into local arrays before
-// anything is written, so an instruction whose destination is one of its
-// sources (`fma r1, r2, r3, r1`) still vectorizes (a plain loop over
-// possibly-aliasing rows would not). Lanes past W are padding: computed,
-// never read.
+// the whole wave the loop writes every lane, otherwise it blends. A wave's
+// part of a register row is Stride (W rounded up to a multiple of 8) lanes,
+// and lane loops run over whole chunks of 8: each chunk is copied into local
+// arrays before anything is written, so an instruction whose destination is
+// one of its sources (`fma r1, r2, r3, r1`) still vectorizes (a plain loop
+// over possibly-aliasing rows would not). Lanes past W are padding:
+// computed, never read. ALU covers Lanes lanes from R (one wave, or in a
+// lockstep step every wave); CMP loops over the GroupWaves waves from Pick.
 #define ALU(EXPR)                                                              \
   do {                                                                         \
     uint32_t *Dp = R + I.D;                                                    \
     const uint32_t *Ap = R + I.A, *Bp = R + I.B, *Cp = R + I.C;                \
-    for (unsigned L0 = 0; L0 < Stride; L0 += 8) {                              \
+    for (unsigned L0 = 0; L0 < Lanes; L0 += 8) {                               \
       uint32_t Ta[8], Tb[8], Tc[8], Td[8];                                     \
       std::memcpy(Ta, Ap + L0, sizeof(Ta));                                    \
       std::memcpy(Tb, Bp + L0, sizeof(Tb));                                    \
@@ -980,20 +1132,23 @@ void WorkgroupRunner::initWorkgroup() {
 #define FALU(EXPR) ALU(U(EXPR))
 #define CMP(EXPR)                                                              \
   do {                                                                         \
-    const uint32_t *Ap = R + I.A, *Bp = R + I.B;                               \
-    uint64_t Bits = 0;                                                         \
-    for (unsigned L0 = 0; L0 < Stride; L0 += 8) {                              \
-      uint32_t Chunk = 0;                                                      \
-      for (unsigned K = 0; K != 8; ++K) {                                      \
-        uint32_t a = Ap[L0 + K], b = Bp[L0 + K];                               \
-        (void)a;                                                               \
-        (void)b;                                                               \
-        Chunk |= uint32_t(bool(EXPR)) << K;                                    \
+    for (unsigned G = 0; G != GroupWaves; ++G) {                               \
+      Wave &Wg = Waves[Pick + G];                                              \
+      const uint32_t *Ap = Wg.R + I.A, *Bp = Wg.R + I.B;                       \
+      uint64_t Bits = 0;                                                       \
+      for (unsigned L0 = 0; L0 < Stride; L0 += 8) {                            \
+        uint32_t Chunk = 0;                                                    \
+        for (unsigned K = 0; K != 8; ++K) {                                    \
+          uint32_t a = Ap[L0 + K], b = Bp[L0 + K];                             \
+          (void)a;                                                             \
+          (void)b;                                                             \
+          Chunk |= uint32_t(bool(EXPR)) << K;                                  \
+        }                                                                      \
+        Bits |= uint64_t(Chunk) << L0;                                         \
       }                                                                        \
-      Bits |= uint64_t(Chunk) << L0;                                           \
+      if (I.Rd < 4)                                                            \
+        Wg.P[I.Rd] = (Wg.P[I.Rd] & ~Exec) | (Bits & Exec);                     \
     }                                                                          \
-    if (I.Rd < 4)                                                              \
-      Wv.P[I.Rd] = (Wv.P[I.Rd] & ~Exec) | (Bits & Exec);                       \
   } while (0)
 #define FORLANES(MASK)                                                         \
   for (uint64_t Rem_ = (MASK); Rem_; Rem_ &= Rem_ - 1)                         \
@@ -1034,6 +1189,26 @@ template <bool Tracing, MemMode M>
       ++Stats.Barriers;
       continue;
     }
+    // Lockstep: when every wave is ready at the same instruction with all
+    // lanes executing, and the next pick is wave 0, the next NW steps are
+    // that instruction for wave 0, 1, ..., NW - 1 (ISA.md §4.3): one step
+    // does them, either as one loop over the whole register rows (Lanes =
+    // RowSize) or as a loop over the waves in the case (GroupWaves = NW).
+    // A step never crosses NextCheck, so the limit and the speculative
+    // checks see the same step counts as one wave at a time.
+    unsigned Lanes = Stride, GroupWaves = 1;
+    if constexpr (!Tracing) {
+      if (NW > 1 && Cursor == NW - 1 && NumHalted == 0 && NumBarrier == 0 &&
+          Steps + NW < NextCheck) {
+        const DInst &I0 = Prog[Waves[0].PC];
+        GroupKind K = GroupKindOf[I0.Op];
+        if (K != GroupKind::None && lockstep(I0)) {
+          GroupWaves = NW;
+          if (K == GroupKind::Rows)
+            Lanes = RowSize;
+        }
+      }
+    }
     unsigned Pick = Cursor;
     bool Found = false;
     for (unsigned K = 0; K != NW; ++K) {
@@ -1068,160 +1243,12 @@ template <bool Tracing, MemMode M>
         traceStep(Wv, ExecIdx);
 
       switch (I.Op) {
-      // Integer (ISA.md §4.5).
-      case uint16_t(Opcode::Iadd):
-        ALU(a + b);
-        break;
-      case uint16_t(Opcode::Isub):
-        ALU(a - b);
-        break;
-      case uint16_t(Opcode::Imul):
-        ALU(a * b);
-        break;
-      case uint16_t(Opcode::ImulHi):
-        ALU(uint32_t((uint64_t(a) * b) >> 32));
-        break;
-      case uint16_t(Opcode::Imad):
-        ALU(a * b + c);
-        break;
-      case uint16_t(Opcode::Idiv):
-        ALU(idiv(a, b));
-        break;
-      case uint16_t(Opcode::Imod):
-        ALU(imod(a, b));
-        break;
-      case uint16_t(Opcode::Ineg):
-        ALU(0u - a);
-        break;
-      case uint16_t(Opcode::Iabs):
-        ALU(int32_t(a) < 0 ? 0u - a : a);
-        break;
-      case uint16_t(Opcode::Imin):
-        ALU(int32_t(a) < int32_t(b) ? a : b);
-        break;
-      case uint16_t(Opcode::Imax):
-        ALU(int32_t(a) > int32_t(b) ? a : b);
-        break;
-      case uint16_t(Opcode::Iclamp):
-        ALU(iclamp(a, b, c));
-        break;
-
-      // f32 (ISA.md §4.7).
-      case uint16_t(Opcode::Fadd):
-        FALU(F(a) + F(b));
-        break;
-      case uint16_t(Opcode::Fsub):
-        FALU(F(a) - F(b));
-        break;
-      case uint16_t(Opcode::Fmul):
-        FALU(F(a) * F(b));
-        break;
-      case uint16_t(Opcode::Fma):
-        FALU(std::fma(F(a), F(b), F(c)));
-        break;
-      case uint16_t(Opcode::Fdiv):
-        FALU(fdivRef(F(a), F(b)));
-        break;
-      case uint16_t(Opcode::Fneg):
-        ALU(a ^ 0x80000000u);
-        break;
-      case uint16_t(Opcode::Fabs):
-        ALU(a & 0x7FFFFFFFu);
-        break;
-      case uint16_t(Opcode::Fmin):
-        FALU(fminRef(F(a), F(b)));
-        break;
-      case uint16_t(Opcode::Fmax):
-        FALU(fmaxRef(F(a), F(b)));
-        break;
-      case uint16_t(Opcode::Fclamp):
-        FALU(fclampRef(F(a), F(b), F(c)));
-        break;
-      case uint16_t(Opcode::Fsqrt):
-        FALU(std::sqrt(F(a)));
-        break;
-      case uint16_t(Opcode::Frsqrt):
-        FALU(1.0f / std::sqrt(F(a)));
-        break;
-      case uint16_t(Opcode::Frcp):
-        FALU(1.0f / F(a));
-        break;
-      case uint16_t(Opcode::Ffloor):
-        FALU(std::floor(F(a)));
-        break;
-      case uint16_t(Opcode::Fceil):
-        FALU(std::ceil(F(a)));
-        break;
-      case uint16_t(Opcode::Fround):
-        FALU(std::round(F(a)));
-        break;
-      case uint16_t(Opcode::Ftrunc):
-        FALU(std::trunc(F(a)));
-        break;
-      case uint16_t(Opcode::Ffract):
-        FALU(F(a) - std::trunc(F(a)));
-        break;
-      case uint16_t(Opcode::Fsat):
-        FALU(fclampRef(F(a), 0.0f, 1.0f));
-        break;
-      case uint16_t(Opcode::Fsin):
-        FALU(std::sin(F(a)));
-        break;
-      case uint16_t(Opcode::Fcos):
-        FALU(std::cos(F(a)));
-        break;
-      case uint16_t(Opcode::Fexp2):
-        FALU(std::exp2(F(a)));
-        break;
-      case uint16_t(Opcode::Flog2):
-        FALU(std::log2(F(a)));
-        break;
-
-      // f16 / bf16 (ISA.md §4.8).
-      case uint16_t(Opcode::Hadd):
-        ALU(f2h(h2f(a) + h2f(b)));
-        break;
-      case uint16_t(Opcode::Hsub):
-        ALU(f2h(h2f(a) - h2f(b)));
-        break;
-      case uint16_t(Opcode::Hmul):
-        ALU(f2h(h2f(a) * h2f(b)));
-        break;
-      case uint16_t(Opcode::Hma):
-        ALU(f2h(std::fma(h2f(a), h2f(b), h2f(c))));
-        break;
-      case uint16_t(Opcode::Hadd2):
-        ALU(f2h(h2f(a) + h2f(b)) | f2h(h2f(a >> 16) + h2f(b >> 16)) << 16);
-        break;
-      case uint16_t(Opcode::Hmul2):
-        ALU(f2h(h2f(a) * h2f(b)) | f2h(h2f(a >> 16) * h2f(b >> 16)) << 16);
-        break;
-      case uint16_t(Opcode::Hma2):
-        ALU(f2h(std::fma(h2f(a), h2f(b), h2f(c))) |
-            f2h(std::fma(h2f(a >> 16), h2f(b >> 16), h2f(c >> 16))) << 16);
-        break;
-      case uint16_t(Opcode::Badd):
-        ALU(f2b(b2f(a) + b2f(b)));
-        break;
-      case uint16_t(Opcode::Bsub):
-        ALU(f2b(b2f(a) - b2f(b)));
-        break;
-      case uint16_t(Opcode::Bmul):
-        ALU(f2b(b2f(a) * b2f(b)));
-        break;
-      case uint16_t(Opcode::Bma):
-        ALU(f2b(std::fma(b2f(a), b2f(b), b2f(c))));
-        break;
-      case uint16_t(Opcode::Badd2):
-        ALU(f2b(b2f(a) + b2f(b)) | f2b(b2f(a >> 16) + b2f(b >> 16)) << 16);
-        break;
-      case uint16_t(Opcode::Bmul2):
-        ALU(f2b(b2f(a) * b2f(b)) | f2b(b2f(a >> 16) * b2f(b >> 16)) << 16);
-        break;
-      case uint16_t(Opcode::Bma2):
-        ALU(f2b(std::fma(b2f(a), b2f(b), b2f(c))) |
-            f2b(std::fma(b2f(a >> 16), b2f(b >> 16), b2f(c >> 16))) << 16);
-        break;
+#define ELEMENTWISE_CASE(OP, ...)                                              \
+  case uint16_t(Opcode::OP):                                                   \
+    ALU(__VA_ARGS__);                                                          \
+    break;
+        WAVE_EMU_ELEMENTWISE_OPS(ELEMENTWISE_CASE)
+#undef ELEMENTWISE_CASE
 
       // f64 on register pairs (ISA.md §4.9).
       case uint16_t(Opcode::Dadd):
@@ -1264,39 +1291,6 @@ template <bool Tracing, MemMode M>
       }
 
       // Bitwise (ISA.md §4.6).
-      case uint16_t(Opcode::And):
-        ALU(a & b);
-        break;
-      case uint16_t(Opcode::Or):
-        ALU(a | b);
-        break;
-      case uint16_t(Opcode::Xor):
-        ALU(a ^ b);
-        break;
-      case uint16_t(Opcode::Not):
-        ALU(~a);
-        break;
-      case uint16_t(Opcode::Shl):
-        ALU(a << (b & 31));
-        break;
-      case uint16_t(Opcode::Shr):
-        ALU(a >> (b & 31));
-        break;
-      case uint16_t(Opcode::Sar):
-        ALU(uint32_t(int32_t(a) >> (b & 31)));
-        break;
-      case uint16_t(Opcode::Bitcount):
-        ALU(uint32_t(std::popcount(a)));
-        break;
-      case uint16_t(Opcode::Bitfind):
-        ALU(a == 0 ? 0xFFFFFFFFu : uint32_t(std::countl_zero(a)));
-        break;
-      case uint16_t(Opcode::Bitrev):
-        ALU(llvm::reverseBits(a));
-        break;
-      case uint16_t(Opcode::Bfe):
-        ALU(bfe(a, b, c));
-        break;
       case uint16_t(Opcode::Bfi): {
         const uint32_t *Ep = R + RRow[I.Rs4];
         uint32_t *Dp = R + I.D;
@@ -1396,30 +1390,6 @@ template <bool Tracing, MemMode M>
       }
 
       // Conversions (ISA.md §4.11).
-      case uint16_t(Opcode::CvtF32I32):
-        FALU(float(int32_t(a)));
-        break;
-      case uint16_t(Opcode::CvtF32U32):
-        FALU(float(a));
-        break;
-      case uint16_t(Opcode::CvtI32F32):
-        ALU(cvtI32F32(F(a)));
-        break;
-      case uint16_t(Opcode::CvtU32F32):
-        ALU(cvtU32F32(F(a)));
-        break;
-      case uint16_t(Opcode::CvtF32F16):
-        ALU(f16ToF32Bits(uint16_t(a)));
-        break;
-      case uint16_t(Opcode::CvtF16F32):
-        ALU(f32BitsToF16(a));
-        break;
-      case uint16_t(Opcode::CvtF32Bf16):
-        ALU(a << 16);
-        break;
-      case uint16_t(Opcode::CvtBf16F32):
-        ALU(a >> 16);
-        break;
       case uint16_t(Opcode::CvtF32F64): {
         const uint32_t *A0 = R + RRow[I.Rs1], *A1 = R + RRow[(I.Rs1 + 1) & 255];
         uint32_t *Dp = R + I.D;
@@ -1454,45 +1424,52 @@ template <bool Tracing, MemMode M>
         unsigned N = 1u << Log;
         uint8_t *Mem = IsLocal ? Loc : Dev;
         uint64_t Size = IsLocal ? LocSize : DevSize;
-        const uint32_t *Ap = R + I.A;
+        // A lockstep step loads for each wave in turn (GroupWaves).
         unsigned Cnt = unsigned(std::popcount(Exec));
-        if (IsLocal) {
-          Stats.LocalLoads += Cnt;
-          Stats.LocalLoadBytes += uint64_t(Cnt) * N;
-        } else {
-          Stats.DeviceLoads += Cnt;
-          Stats.DeviceLoadBytes += uint64_t(Cnt) * N;
-        }
-        int Bad;
+        for (unsigned G = 0; G != GroupWaves; ++G) {
+          uint32_t *Rg = Waves[Pick + G].R;
+          const uint32_t *Ap = Rg + I.A;
+          if (IsLocal) {
+            Stats.LocalLoads += Cnt;
+            Stats.LocalLoadBytes += uint64_t(Cnt) * N;
+          } else {
+            Stats.DeviceLoads += Cnt;
+            Stats.DeviceLoadBytes += uint64_t(Cnt) * N;
+          }
+          int Bad;
 #define LOAD_WIDTH(NB)                                                         \
   if constexpr (M == MemMode::Speculative)                                     \
-    Bad = IsLocal ? loadLanes<NB>(R, WRow, I.Rd, Ap, Exec, Full, W, Mem, Size) \
-                  : speculativeLoadLanes<NB>(Spec, R, WRow, I.Rd, Ap, Exec,    \
-                                             Full, W, Mem, Size);              \
+    Bad = IsLocal                                                              \
+              ? loadLanes<NB>(Rg, WRow, I.Rd, Ap, Exec, Full, W, Mem, Size)    \
+              : speculativeLoadLanes<NB>(Spec, Rg, WRow, I.Rd, Ap, Exec, Full, \
+                                         W, Mem, Size);                        \
   else                                                                         \
-    Bad = loadLanes<NB>(R, WRow, I.Rd, Ap, Exec, Full, W, Mem, Size)
-        switch (Log) {
-        case 0:
-          LOAD_WIDTH(1);
-          break;
-        case 1:
-          LOAD_WIDTH(2);
-          break;
-        case 2:
-          LOAD_WIDTH(4);
-          break;
-        case 3:
-          LOAD_WIDTH(8);
-          break;
-        default:
-          LOAD_WIDTH(16);
-          break;
-        }
+    Bad = loadLanes<NB>(Rg, WRow, I.Rd, Ap, Exec, Full, W, Mem, Size)
+          switch (Log) {
+          case 0:
+            LOAD_WIDTH(1);
+            break;
+          case 1:
+            LOAD_WIDTH(2);
+            break;
+          case 2:
+            LOAD_WIDTH(4);
+            break;
+          case 3:
+            LOAD_WIDTH(8);
+            break;
+          default:
+            LOAD_WIDTH(16);
+            break;
+          }
 #undef LOAD_WIDTH
-        if (Bad == GaveUpLane)
-          return false;
-        if (Bad >= 0)
-          return memFault(Wv, I, Bad, IsLocal, Ap[Bad], N);
+          if (Bad == GaveUpLane)
+            return false;
+          if (Bad >= 0) {
+            Counts[I.Op] += G; // the steps of waves 0 .. G - 1
+            return memFault(Waves[Pick + G], I, Bad, IsLocal, Ap[Bad], N);
+          }
+        }
         break;
       }
       case uint16_t(Opcode::LocalStoreU8):
@@ -1511,48 +1488,54 @@ template <bool Tracing, MemMode M>
         unsigned N = 1u << Log;
         uint8_t *Mem = IsLocal ? Loc : Dev;
         uint64_t Size = IsLocal ? LocSize : DevSize;
-        const uint32_t *Ap = R + I.A;
+        // A lockstep step stores for each wave in turn (GroupWaves).
         unsigned Cnt = unsigned(std::popcount(Exec));
-        if (IsLocal) {
-          Stats.LocalStores += Cnt;
-          Stats.LocalStoreBytes += uint64_t(Cnt) * N;
-        } else {
-          Stats.DeviceStores += Cnt;
-          Stats.DeviceStoreBytes += uint64_t(Cnt) * N;
-        }
-        int Bad;
+        for (unsigned G = 0; G != GroupWaves; ++G) {
+          const uint32_t *Rg = Waves[Pick + G].R;
+          const uint32_t *Ap = Rg + I.A;
+          if (IsLocal) {
+            Stats.LocalStores += Cnt;
+            Stats.LocalStoreBytes += uint64_t(Cnt) * N;
+          } else {
+            Stats.DeviceStores += Cnt;
+            Stats.DeviceStoreBytes += uint64_t(Cnt) * N;
+          }
+          int Bad;
 #define STORE_WIDTH(NB)                                                        \
   if constexpr (M == MemMode::Speculative)                                     \
-    Bad = IsLocal ? storeLanes<NB>(R, RRow, I.Rs2, Ap, Exec, Mem, Size)        \
-                  : speculativeStoreLanes<NB>(Spec, R, RRow, I.Rs2, Ap, Exec,  \
+    Bad = IsLocal ? storeLanes<NB>(Rg, RRow, I.Rs2, Ap, Exec, Mem, Size)       \
+                  : speculativeStoreLanes<NB>(Spec, Rg, RRow, I.Rs2, Ap, Exec, \
                                               Size);                           \
   else                                                                         \
-    Bad = storeLanes<NB>(R, RRow, I.Rs2, Ap, Exec, Mem, Size)
-        switch (Log) {
-        case 0:
-          STORE_WIDTH(1);
-          break;
-        case 1:
-          STORE_WIDTH(2);
-          break;
-        case 2:
-          STORE_WIDTH(4);
-          break;
-        case 3:
-          STORE_WIDTH(8);
-          break;
-        default:
-          STORE_WIDTH(16);
-          break;
-        }
+    Bad = storeLanes<NB>(Rg, RRow, I.Rs2, Ap, Exec, Mem, Size)
+          switch (Log) {
+          case 0:
+            STORE_WIDTH(1);
+            break;
+          case 1:
+            STORE_WIDTH(2);
+            break;
+          case 2:
+            STORE_WIDTH(4);
+            break;
+          case 3:
+            STORE_WIDTH(8);
+            break;
+          default:
+            STORE_WIDTH(16);
+            break;
+          }
 #undef STORE_WIDTH
-        if constexpr (M == MemMode::Marked)
-          if (!IsLocal)
-            markLanes(WriteTick, Tick, Ap, Exec, N, Size);
-        if (Bad == GaveUpLane)
-          return false;
-        if (Bad >= 0)
-          return memFault(Wv, I, Bad, IsLocal, Ap[Bad], N);
+          if constexpr (M == MemMode::Marked)
+            if (!IsLocal)
+              markLanes(WriteTick, Tick, Ap, Exec, N, Size);
+          if (Bad == GaveUpLane)
+            return false;
+          if (Bad >= 0) {
+            Counts[I.Op] += G; // the steps of waves 0 .. G - 1
+            return memFault(Waves[Pick + G], I, Bad, IsLocal, Ap[Bad], N);
+          }
+        }
         break;
       }
 
@@ -1901,15 +1884,6 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Moves (ISA.md §4.19).
-      case uint16_t(Opcode::Mov):
-        ALU(a);
-        break;
-      case uint16_t(Opcode::MovImm): {
-        uint32_t V = I.Imm;
-        ALU(V);
-        break;
-      }
       case uint16_t(Opcode::MovSr): {
         uint32_t *Dp = R + I.D;
         unsigned Idx = I.Imm;
@@ -1971,6 +1945,13 @@ template <bool Tracing, MemMode M>
       }
       if (Wv.St != WaveStatus::Halted)
         Wv.PC = Next;
+      if (GroupWaves > 1) {
+        for (unsigned K = 1; K != NW; ++K)
+          Waves[K].PC = Next;
+        Steps += NW - 1;
+        Counts[I.Op] += NW - 1;
+        Cursor = NW - 1;
+      }
     }
     if (Steps >= NextCheck) {
       Check C = checkpoint(Steps, Prog[ExecIdx], NextCheck);
@@ -2327,10 +2308,6 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
       E.Kernel.RegisterCount ? E.Kernel.RegisterCount : Config.Registers;
   E.NumRegs = std::min<uint32_t>(RC, 256);
   E.NumRows = E.NumRegs + 2;
-  for (unsigned R = 0; R != 256; ++R) {
-    E.RRow[R] = (R < E.NumRegs ? R : E.NumRegs) * E.Stride;
-    E.WRow[R] = (R < E.NumRegs ? R : E.NumRegs + 1) * E.Stride;
-  }
   E.WG =
       E.Kernel.WorkgroupSize[0] > 0 ? E.Kernel.WorkgroupSize : Config.Workgroup;
   E.LocalSize =
@@ -2345,6 +2322,13 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
                              "large (at most 1073741824)",
                              E.LocalSize);
   E.NumWaves = unsigned((T + E.W - 1) / E.W);
+  // Register r of wave w is at row r, lanes [w * Stride, (w + 1) * Stride):
+  // one instruction for every wave of a workgroup is one loop over a row.
+  E.RowSize = E.NumWaves * E.Stride;
+  for (unsigned R = 0; R != 256; ++R) {
+    E.RRow[R] = (R < E.NumRegs ? R : E.NumRegs) * E.RowSize;
+    E.WRow[R] = (R < E.NumRegs ? R : E.NumRegs + 1) * E.RowSize;
+  }
   E.Device.assign(Config.DeviceMemory, 0);
   E.decode();
   return std::unique_ptr<Emulator>(new Emulator(std::move(Impl)));
