@@ -22,7 +22,11 @@ SpeculativeMemory::Entry *SpeculativeMemory::entry(uint32_t G) {
   Entry *E = find(G);
   if (E->Tag == Tag)
     return E;
-  if (Used == MaxGranules)
+  // A granule read so far without an entry moves into the table.
+  bool WasRead = ReadMark[G] == ReadTag;
+  if (WasRead)
+    --PlainReads;
+  else if (Used + PlainReads == MaxGranules)
     return nullptr;
   if (2 * (Used + 1) > Table.size()) {
     // Grow, keeping this run's entries; stale ones are dropped.
@@ -34,7 +38,7 @@ SpeculativeMemory::Entry *SpeculativeMemory::entry(uint32_t G) {
     E = find(G);
   }
   ++Used;
-  *E = Entry{G, Tag, 0, 0};
+  *E = Entry{G, Tag, WasRead ? Read : 0u, 0};
   return E;
 }
 
@@ -44,21 +48,34 @@ SpeculativeMemory::ReadKind SpeculativeMemory::prepareReadSlow(uint64_t Addr,
   ReadKind Kind = ReadKind::Plain;
   for (uint64_t A = Addr; A < End;) {
     uint32_t G = uint32_t(A >> GranuleLog);
-    Entry *E = entry(G);
-    if (!E || (E->Flags & HasOps)) {
+    A = uint64_t(G + 1) << GranuleLog;
+    if (ReadMark[G] == ReadTag)
+      continue;
+    Entry *E = find(G);
+    if (E->Tag != Tag) {
+      // Neither written nor read before: record it without an entry.
+      if (Used + PlainReads == MaxGranules) {
+        giveUp();
+        return ReadKind::GaveUp;
+      }
+      ++PlainReads;
+      Reads.push_back(G);
+      ReadMark[G] = ReadTag;
+      continue;
+    }
+    if (E->Flags & HasOps) {
       giveUp();
       return ReadKind::GaveUp;
     }
     if (E->Flags & HasSlot) {
       Kind = ReadKind::Merged; // read() records what it takes from memory
-    } else {
-      if (!(E->Flags & Read)) {
-        E->Flags |= Read;
-        Reads.push_back(G);
-      }
-      ReadCache[cacheIndex(G)] = G;
+      continue;
     }
-    A = uint64_t(G + 1) << GranuleLog;
+    if (!(E->Flags & Read)) {
+      E->Flags |= Read;
+      Reads.push_back(G);
+    }
+    ReadMark[G] = ReadTag;
   }
   return Kind;
 }
@@ -121,11 +138,8 @@ bool SpeculativeMemory::writeSlow(uint64_t Addr, unsigned N,
         if (!E || (E->Flags & HasOps))
           return giveUp();
         if (!(E->Flags & HasSlot)) {
-          if (!Pool)
-            Pool = std::make_unique_for_overwrite<uint8_t[]>(
-                size_t(MaxGranules) * 2 * GranuleSize);
           E->Flags |= HasSlot;
-          E->Slot = uint32_t(Slots.size());
+          E->Slot = newSlot();
           Slots.emplace_back(G, E->Slot);
           std::memset(slot(*E) + GranuleSize, 0, GranuleSize);
         }
@@ -147,12 +161,6 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
   uint32_t G = uint32_t(Addr >> GranuleLog);
   uint32_t Off = uint32_t(Addr & (GranuleSize - 1));
   if (Blind && Off + 4 <= GranuleSize) {
-    if (OpsCache[cacheIndex(G)] == G) {
-      // A granule with logged atomics and no stores: log this one too.
-      LastOp[opIndex(uint32_t(Addr))] = uint32_t(Ops.size());
-      Ops.push_back({uint32_t(Addr), V, Cmp, K});
-      return true;
-    }
     Entry *E = entry(G);
     if (!E)
       return giveUp();
@@ -172,14 +180,38 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
       if (Written)
         return giveUp();
     }
-    LastOp[opIndex(uint32_t(Addr))] = uint32_t(Ops.size());
+    if (!(E->Flags & HasOps)) {
+      // From here on, loads and stores of the granule give up.
+      E->Flags |= HasOps;
+      E->Slot = newSlot();
+      OpsSlots.emplace_back(G, E->Slot);
+      std::fill(std::begin(opsSlot(E->Slot)->Kind),
+                std::end(opsSlot(E->Slot)->Kind), NoOp);
+      forgetRead(G);
+      if (LastWrite == G)
+        LastWrite = NoGranule;
+    }
+    OpsSlot &S = *opsSlot(E->Slot);
+    OpsCache[cacheIndex(G)] = G;
+    OpsCacheSlot[cacheIndex(G)] = &S;
+    unsigned W = Off / 4;
+    if (Off % 4 == 0 && K != AtomicKind::Cas) {
+      // Combine with the word's pending operation, or start a new one.
+      if (S.Kind[W] == K) {
+        S.V[W] = combine(K, S.V[W], V);
+      } else {
+        flushPending(S, G, W);
+        S.Kind[W] = K;
+        S.V[W] = V;
+      }
+      return true;
+    }
+    // A CAS, or an unaligned word: to the ordered log, after the pending
+    // operations of the words it overlaps.
+    flushPending(S, G, W);
+    if (Off % 4 && W + 1 != GranuleSize / 4)
+      flushPending(S, G, W + 1);
     Ops.push_back({uint32_t(Addr), V, Cmp, K});
-    E->Flags |= HasOps;
-    if (!(E->Flags & HasSlot)) // and never will: stores to it give up
-      OpsCache[cacheIndex(G)] = G;
-    forgetRead(G);
-    if (LastWrite == G)
-      LastWrite = NoGranule;
     return true;
   }
   uint8_t Bytes[4];
@@ -203,12 +235,23 @@ void SpeculativeMemory::commit(uint8_t *Mem, uint32_t *WriteTick,
       Dst[B] = Mask[B] ? Data[B] : Dst[B];
     __atomic_store_n(&WriteTick[G], Tick, __ATOMIC_RELAXED);
   }
-  for (const LoggedAtomic &Op : Ops) {
+  auto Apply = [&](uint32_t Addr, AtomicKind K, uint32_t V, uint32_t Cmp) {
     uint32_t Cur;
-    std::memcpy(&Cur, Mem + Op.Addr, 4);
-    uint32_t New = atomicResult(Op.Kind, Cur, Op.V, Op.Cmp);
-    std::memcpy(Mem + Op.Addr, &New, 4);
+    std::memcpy(&Cur, Mem + Addr, 4);
+    uint32_t New = atomicResult(K, Cur, V, Cmp);
+    std::memcpy(Mem + Addr, &New, 4);
+  };
+  for (const LoggedAtomic &Op : Ops) {
+    Apply(Op.Addr, Op.Kind, Op.V, Op.Cmp);
     __atomic_store_n(&WriteTick[Op.Addr >> GranuleLog], Tick, __ATOMIC_RELAXED);
+  }
+  // Each word's pending operation is its newest.
+  for (auto [G, Slot] : OpsSlots) {
+    const OpsSlot &S = *opsSlot(Slot);
+    for (unsigned W = 0; W != GranuleSize / 4; ++W)
+      if (S.Kind[W] != NoOp)
+        Apply((G << GranuleLog) + 4 * W, S.Kind[W], S.V[W], 0);
+    __atomic_store_n(&WriteTick[G], Tick, __ATOMIC_RELAXED);
   }
 }
 

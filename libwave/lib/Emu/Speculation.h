@@ -14,7 +14,8 @@
 //   and record the granules read; stores go to private 256-byte slots with a
 //   byte mask; an atomic whose old value is discarded (rd = r0) is logged as
 //   an operation to apply at commit, since nothing in the workgroup observes
-//   the word.
+//   the word. A word's consecutive logged operations of one kind combine
+//   into one pending operation, kept per word in a slot of its granule.
 // * Workgroups commit in grid order. A speculative workgroup is valid when
 //   no granule it read was written by a commit (or a direct run) that it
 //   did not see at its start; a valid one copies its slots and applies its
@@ -32,8 +33,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace wave::emu {
@@ -96,14 +99,28 @@ public:
     }
     if (Table.empty())
       Table.assign(1024, Entry());
-    Used = 0;
+    size_t NumGranules = size_t((Size + GranuleSize - 1) >> GranuleLog);
+    if (NumGranules != ReadMarkSize) {
+      // calloc: pages of the marks are touched only as granules are read.
+      ReadMark.reset(static_cast<uint16_t *>(
+          std::calloc(std::max<size_t>(NumGranules, 1), sizeof(uint16_t))));
+      if (!ReadMark)
+        throw std::bad_alloc();
+      ReadMarkSize = NumGranules;
+      ReadTag = 0;
+    }
+    if (++ReadTag == 0) { // 65535 runs: clear the marks for real.
+      std::fill_n(ReadMark.get(), ReadMarkSize, 0);
+      ReadTag = 1;
+    }
+    Used = PlainReads = 0;
     Reads.clear();
     Slots.clear();
+    OpsSlots.clear();
+    NextSlot = 0;
     Ops.clear();
     GaveUp = false;
-    std::fill(std::begin(ReadCache), std::end(ReadCache), NoGranule);
     std::fill(std::begin(OpsCache), std::end(OpsCache), NoGranule);
-    std::fill(std::begin(LastOp), std::end(LastOp), ~0u);
     LastWrite = NoGranule;
     LastWriteSlot = nullptr;
   }
@@ -111,7 +128,7 @@ public:
   /// True when the run gave up; it must run again as the oldest workgroup.
   bool gaveUp() const { return GaveUp; }
   /// Granules the run has touched so far.
-  uint32_t granules() const { return Used; }
+  uint32_t granules() const { return Used + PlainReads; }
   /// Gives the run up from outside (its reads went stale, or its result is
   /// not wanted). Returns false.
   bool abandon() { return giveUp(); }
@@ -128,7 +145,7 @@ public:
   /// a granule read before and not written, is one compare.
   [[gnu::always_inline]] ReadKind prepareRead(uint64_t Addr, unsigned N) {
     uint32_t G = uint32_t(Addr >> GranuleLog);
-    if (ReadCache[cacheIndex(G)] == G &&
+    if (ReadMark[G] == ReadTag &&
         (Addr & (GranuleSize - 1)) + N <= GranuleSize)
       return ReadKind::Plain;
     return prepareReadSlow(Addr, N);
@@ -160,13 +177,15 @@ public:
   /// false when the run gives up.
   [[gnu::always_inline]] bool atomic(uint64_t Addr, AtomicKind K, uint32_t V,
                                      uint32_t Cmp, bool Blind, uint32_t &Old) {
-    // The common case: another discarded-result atomic on a word whose
-    // last logged operation is of the same combinable kind.
-    if (Blind) {
-      uint32_t &Last = LastOp[opIndex(uint32_t(Addr))];
-      if (Last < Ops.size() && Ops[Last].Addr == Addr && Ops[Last].Kind == K &&
+    // The common case: another discarded-result atomic on an aligned word
+    // whose pending operation is of the same kind.
+    if (Blind && (Addr & 3) == 0) {
+      uint32_t G = uint32_t(Addr >> GranuleLog);
+      unsigned C = cacheIndex(G);
+      unsigned W = unsigned(Addr & (GranuleSize - 1)) / 4;
+      if (OpsCache[C] == G && OpsCacheSlot[C]->Kind[W] == K &&
           K != AtomicKind::Cas) {
-        Ops[Last].V = combine(K, Ops[Last].V, V);
+        OpsCacheSlot[C]->V[W] = combine(K, OpsCacheSlot[C]->V[W], V);
         return true;
       }
     }
@@ -200,11 +219,39 @@ private:
     uint32_t Addr, V, Cmp;
     AtomicKind Kind;
   };
+  /// The pending operations of a granule with logged atomics: per aligned
+  /// word, the combination of the word's latest run of same-kind operations
+  /// (Kind NoOp: none). They apply at commit after everything in Ops, which
+  /// holds each word's older operations. Lives in a slot of Pool.
+  static constexpr auto NoOp = AtomicKind(0xFF);
+  struct OpsSlot {
+    uint32_t V[GranuleSize / 4];
+    AtomicKind Kind[GranuleSize / 4];
+  };
+  static_assert(sizeof(OpsSlot) <= 2 * GranuleSize);
 
   Entry *find(uint32_t G);
   Entry *entry(uint32_t G);
   uint8_t *slot(const Entry &E) {
     return Pool.get() + size_t(E.Slot) * 2 * GranuleSize;
+  }
+  OpsSlot *opsSlot(uint32_t Slot) const {
+    return reinterpret_cast<OpsSlot *>(Pool.get() +
+                                       size_t(Slot) * 2 * GranuleSize);
+  }
+  /// A new slot of Pool (there is one per entry at most).
+  uint32_t newSlot() {
+    if (!Pool)
+      Pool = std::make_unique_for_overwrite<uint8_t[]>(size_t(MaxGranules) *
+                                                       2 * GranuleSize);
+    return NextSlot++;
+  }
+  /// Moves the pending operation of word \p W of \p S (granule \p G) to the
+  /// ordered log.
+  void flushPending(OpsSlot &S, uint32_t G, unsigned W) {
+    if (S.Kind[W] != NoOp)
+      Ops.push_back({(G << GranuleLog) + 4 * W, S.V[W], 0, S.Kind[W]});
+    S.Kind[W] = NoOp;
   }
   bool giveUp() {
     GaveUp = true;
@@ -237,40 +284,47 @@ private:
     }
     return Second;
   }
-  static uint32_t opIndex(uint32_t Addr) {
-    return (Addr * 0x9E3779B1u) >> (32 - ReadCacheLog);
-  }
-  /// ReadCache slot of granule \p G: a multiplicative hash, since the rows
+  /// OpsCache slot of granule \p G: a multiplicative hash, since the rows
   /// of a matrix are granules a power of two apart.
   static uint32_t cacheIndex(uint32_t G) {
     return (G * 0x9E3779B1u) >> (32 - ReadCacheLog);
   }
-  void forgetRead(uint32_t G) {
-    if (ReadCache[cacheIndex(G)] == G)
-      ReadCache[cacheIndex(G)] = NoGranule;
-  }
+  /// Reads of granule \p G, which now has a slot or logged atomics, go
+  /// through the table.
+  void forgetRead(uint32_t G) { ReadMark[G] = 0; }
   bool writeSlow(uint64_t Addr, unsigned N, const uint8_t *In);
 
   const uint8_t *Dev = nullptr;
   uint64_t DevSize = 0;
   std::vector<Entry> Table;
-  uint32_t Tag = 0, Used = 0;
+  uint32_t Tag = 0;
+  /// Granules in the table, and granules read with no table entry (each
+  /// once in Reads and marked): together at most MaxGranules.
+  uint32_t Used = 0, PlainReads = 0;
   std::vector<uint32_t> Reads;                   ///< granules read.
   std::vector<std::pair<uint32_t, uint32_t>> Slots; ///< (granule, slot).
-  std::vector<LoggedAtomic> Ops;                 ///< in program order.
+  std::vector<std::pair<uint32_t, uint32_t>> OpsSlots; ///< likewise.
+  uint32_t NextSlot = 0;
+  /// Logged atomics in program order, before the pending ones of OpsSlots.
+  std::vector<LoggedAtomic> Ops;
   /// Slot storage: per slot GranuleSize data bytes, then GranuleSize mask
-  /// bytes (0xFF: written). Allocated once, touched as used.
+  /// bytes (0xFF: written), or an OpsSlot. Allocated once, touched as used.
   std::unique_ptr<uint8_t[]> Pool;
   bool GaveUp = false;
-  /// Granules read with neither slot nor log, direct-mapped: reads of them
-  /// need no bookkeeping.
+  /// Per granule of device memory: ReadTag when this run has read it and
+  /// it has neither slot nor logged atomics (reads of it need no
+  /// bookkeeping). Allocated once per device memory size.
+  struct FreeDeleter {
+    void operator()(void *P) const { std::free(P); }
+  };
+  std::unique_ptr<uint16_t[], FreeDeleter> ReadMark;
+  size_t ReadMarkSize = 0;
+  uint16_t ReadTag = 0;
   static constexpr unsigned ReadCacheLog = 8;
-  uint32_t ReadCache[1u << ReadCacheLog];
-  /// Granules with logged atomics and no slot, direct-mapped likewise.
+  /// Granules with logged atomics, direct-mapped likewise, with their
+  /// pending operations.
   uint32_t OpsCache[1u << ReadCacheLog];
-  /// Per word (direct-mapped by address): the index in Ops of the word's
-  /// last logged operation, which a following one of its kind merges into.
-  uint32_t LastOp[1u << ReadCacheLog];
+  OpsSlot *OpsCacheSlot[1u << ReadCacheLog];
   /// The last granule written, with its slot.
   uint32_t LastWrite = NoGranule;
   uint8_t *LastWriteSlot = nullptr;
