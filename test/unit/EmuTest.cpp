@@ -43,9 +43,11 @@ struct Result {
   float f32(unsigned Index) const { return std::bit_cast<float>(u32(Index)); }
 };
 
-Result run(const ProgramBuilder &P, EmuConfig C = {}) {
-  if (C.DeviceMemory == 1048576)
-    C.DeviceMemory = 4096;
+/// Runs \p P with device memory starting as \p Init, one wave at a time
+/// when \p OneWaveAtATime: a traced run never takes lockstep steps, so it
+/// is the plain ISA.md §4.3 loop to compare lockstep steps with.
+Result runInit(const ProgramBuilder &P, EmuConfig C,
+               const std::vector<uint8_t> &Init, bool OneWaveAtATime) {
   WbinFile F = P.build();
   Result R;
   auto E = Emulator::create(F, C);
@@ -53,18 +55,26 @@ Result run(const ProgramBuilder &P, EmuConfig C = {}) {
     R.Error = llvm::toString(E.takeError());
     return R;
   }
+  if (!Init.empty())
+    std::memcpy((*E)->deviceMemory().data(), Init.data(),
+                std::min(Init.size(), (*E)->deviceMemory().size()));
+  if (OneWaveAtATime)
+    (*E)->setTrace(&llvm::nulls());
   llvm::Error Err = (*E)->run();
   R.Mem.assign((*E)->deviceMemory().begin(), (*E)->deviceMemory().end());
   R.Stats = (*E)->stats();
-  if (Err) {
-    llvm::handleAllErrors(std::move(Err), [&](const EmuError &EE) {
-      R.Kind = EE.getKind();
-      R.Error = EE.getMessage();
-    });
-    return R;
-  }
-  R.Ok = true;
+  R.Ok = !Err;
+  llvm::handleAllErrors(std::move(Err), [&](const EmuError &EE) {
+    R.Kind = EE.getKind();
+    R.Error = EE.getMessage();
+  });
   return R;
+}
+
+Result run(const ProgramBuilder &P, EmuConfig C = {}) {
+  if (C.DeviceMemory == 1048576)
+    C.DeviceMemory = 4096;
+  return runInit(P, C, {}, /*OneWaveAtATime=*/false);
 }
 
 EmuConfig oneLane() {
@@ -885,33 +895,6 @@ TEST(EmuControl, InstructionLimit) {
 //===----------------------------------------------------------------------===//
 // Lockstep steps: one step for every wave at one instruction (ISA.md §4.3)
 //===----------------------------------------------------------------------===//
-
-/// Runs \p P with device memory starting as \p Init, one wave at a time
-/// when \p OneWaveAtATime: a traced run never takes lockstep steps, so it
-/// is the plain ISA.md §4.3 loop to compare lockstep steps with.
-Result runInit(const ProgramBuilder &P, EmuConfig C,
-               const std::vector<uint8_t> &Init, bool OneWaveAtATime) {
-  WbinFile F = P.build();
-  Result R;
-  auto E = Emulator::create(F, C);
-  if (!E) {
-    R.Error = llvm::toString(E.takeError());
-    return R;
-  }
-  std::memcpy((*E)->deviceMemory().data(), Init.data(),
-              std::min(Init.size(), (*E)->deviceMemory().size()));
-  if (OneWaveAtATime)
-    (*E)->setTrace(&llvm::nulls());
-  llvm::Error Err = (*E)->run();
-  R.Mem.assign((*E)->deviceMemory().begin(), (*E)->deviceMemory().end());
-  R.Stats = (*E)->stats();
-  R.Ok = !Err;
-  llvm::handleAllErrors(std::move(Err), [&](const EmuError &EE) {
-    R.Kind = EE.getKind();
-    R.Error = EE.getMessage();
-  });
-  return R;
-}
 
 std::string statsText(const EmuStats &S) {
   std::string T;

@@ -81,8 +81,9 @@ inline uint32_t atomicResult(AtomicKind K, uint32_t Old, uint32_t V,
 /// (that is what validation detects).
 class SpeculativeMemory {
 public:
-  /// Granules a run may read or write before it gives up (about 1 MiB of
-  /// table and 2 MiB of slots): the bound on a worker's extra memory.
+  /// Granules a run may read or write before it gives up (at most 256 KiB
+  /// of table and 4 MiB of slots, besides the read marks): the bound on a
+  /// worker's extra memory.
   static constexpr uint32_t MaxGranules = 8192;
 
   SpeculativeMemory() = default;
