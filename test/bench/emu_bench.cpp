@@ -8,9 +8,10 @@
 //   1024x1024; BM_GemmExample: examples/gemm.wave (u128 loads, 64 fma per
 //   4 k steps), assembled at start-up.
 // * BM_Reduction: a u32 sum (strided loads, wave_reduce_add, one atomic
-//   with a discarded result per wave), 1 Mi elements in 64 workgroups.
+//   with a discarded result per wave), 1 Mi elements in 64 workgroups and
+//   4 Mi in 256.
 // * BM_Histogram: examples/histogram.wave, 1 Mi values into 256 bins with
-//   device atomics, 64 workgroups.
+//   device atomics in 64 workgroups, and 4 Mi in 256.
 // * BM_Divergent: data-dependent control flow: every thread runs a
 //   Collatz-style loop with a data-dependent trip count (break), nested
 //   if/else on the value in the body, 64 workgroups of 256 threads.
@@ -249,7 +250,8 @@ void BM_GemmExample(benchmark::State &State) {
 
 void BM_Reduction(benchmark::State &State) {
   const uint32_t N = uint32_t(State.range(0));
-  const uint32_t Groups = 64, Threads = Groups * 256;
+  // 64 workgroups per Mi elements: 64 elements per thread.
+  const uint32_t Groups = N >> 14, Threads = Groups * 256;
   static const WbinFile File = makeReduction();
   EmuConfig C;
   C.Grid = {Groups, 1, 1};
@@ -271,7 +273,8 @@ void BM_Reduction(benchmark::State &State) {
 uint32_t inputValue(uint32_t I) { return (I * 2654435761u) >> 4; }
 
 void BM_Histogram(benchmark::State &State) {
-  const uint32_t N = uint32_t(State.range(0)), Bins = 256, Groups = 64;
+  // 64 workgroups per Mi values: 256 values per thread.
+  const uint32_t N = uint32_t(State.range(0)), Bins = 256, Groups = N >> 14;
   auto File = assembleExample("histogram");
   if (!File) {
     State.SkipWithError(llvm::toString(File.takeError()).c_str());
@@ -411,7 +414,9 @@ WAVE_EMU_BENCH(BM_Gemm, 256);
 WAVE_EMU_BENCH(BM_Gemm, 1024)->Iterations(2);
 WAVE_EMU_BENCH(BM_GemmExample, 256);
 WAVE_EMU_BENCH(BM_Reduction, 1 << 20);
+WAVE_EMU_BENCH(BM_Reduction, 1 << 22);
 WAVE_EMU_BENCH(BM_Histogram, 1 << 20);
+WAVE_EMU_BENCH(BM_Histogram, 1 << 22);
 WAVE_EMU_BENCH(BM_Divergent, 16384);
 
 /// Console output plus, at the end, each benchmark's 2-thread speedup.
