@@ -1162,6 +1162,38 @@ TEST(EmuSync, AtomicsOrderedByWaveThenLane) {
   EXPECT_EQ(R.Stats.AtomicLaneOps, 16u);
 }
 
+// An atomic lane out of bounds faults after the lanes before it completed
+// (ISA.md §4.3: ascending lanes), and names the address that lane had, even
+// when the old values go to the address register itself.
+TEST(EmuSync, AtomicOutOfBoundsAfterEarlierLanes) {
+  for (unsigned Rd : {0u, 2u}) {
+    SCOPED_TRACE("rd = r" + std::to_string(Rd));
+    ProgramBuilder P("hist");
+    P.movSr(1, 4); // lane
+    P.movImm(4, 4);
+    P.op(Opcode::Imul, 1, 1, 4);
+    P.movImm(2, 4088);
+    P.op(Opcode::Iadd, 2, 2, 1); // 4088 + 4 * lane: lane 2 is at 4096
+    P.movImm(3, 5);
+    P.op(Opcode::AtomicAdd, Rd, 2, 3);
+    P.halt();
+    std::vector<uint8_t> Init(4096, 0);
+    Init[4088] = 10;
+    Init[4092] = 20;
+    EmuConfig C = lanes(8);
+    C.DeviceMemory = 4096;
+    Result R = runInit(P, C, Init, false);
+    ASSERT_FALSE(R.Ok);
+    EXPECT_EQ(R.Kind, EmuErrorKind::Fault);
+    EXPECT_NE(R.Error.find("wave 0 lane 2: address 0x00001000, 4 bytes, "
+                           "device memory is 4096 bytes"),
+              std::string::npos)
+        << R.Error;
+    EXPECT_EQ(R.u32(4088 / 4), 15u);
+    EXPECT_EQ(R.u32(4092 / 4), 25u);
+  }
+}
+
 TEST(EmuSync, AtomicKindsAndCas) {
   auto At = [](Opcode Op, uint32_t Mem, uint32_t V, uint32_t Cv,
                uint32_t &Old) {

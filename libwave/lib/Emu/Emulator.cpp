@@ -1032,6 +1032,33 @@ speculativeStoreLanes(SpeculativeMemory &S, const uint32_t *R,
   return -1;
 }
 
+/// Calls \p F with std::integral_constant<AtomicKind, K> for \p K, so that
+/// a lane loop in F has the operation as a constant.
+template <typename Fn> decltype(auto) withAtomicKind(AtomicKind K, Fn &&F) {
+  using enum AtomicKind;
+  switch (K) {
+  case Add:
+    return F(std::integral_constant<AtomicKind, Add>());
+  case Sub:
+    return F(std::integral_constant<AtomicKind, Sub>());
+  case Min:
+    return F(std::integral_constant<AtomicKind, Min>());
+  case Max:
+    return F(std::integral_constant<AtomicKind, Max>());
+  case And:
+    return F(std::integral_constant<AtomicKind, And>());
+  case Or:
+    return F(std::integral_constant<AtomicKind, Or>());
+  case Xor:
+    return F(std::integral_constant<AtomicKind, Xor>());
+  case Xchg:
+    return F(std::integral_constant<AtomicKind, Xchg>());
+  case Cas:
+    break;
+  }
+  return F(std::integral_constant<AtomicKind, Cas>());
+}
+
 /// Stamps the granules written by an N-byte store of every lane in \p Exec
 /// (the in-bounds ones) with \p Tick.
 inline void markLanes(uint32_t *WriteTick, uint32_t Tick, const uint32_t *Ap,
@@ -1566,25 +1593,35 @@ template <bool Tracing, MemMode M>
         const uint32_t *Ap = R + I.A, *Vp = R + I.B, *Cp = R + I.C;
         uint32_t *Dp = R + I.D;
         Stats.AtomicLaneOps += unsigned(std::popcount(Exec));
-        FORLANES(Exec) {
-          uint64_t Addr = Ap[L];
-          if (Addr + 4 > Size)
-            return memFault(Wv, I, int(L), IsLocal, Addr, 4);
-          uint32_t Old = 0;
-          if (M == MemMode::Speculative && !IsLocal) {
-            // rd = r0 discards the old value (ISA.md §4.13).
-            if (!Spec.atomic(Addr, Kind, Vp[L], Cp[L], I.Rd == 0, Old))
-              return false;
-          } else {
-            std::memcpy(&Old, Mem + Addr, 4);
-            uint32_t New = atomicResult(Kind, Old, Vp[L], Cp[L]);
-            std::memcpy(Mem + Addr, &New, 4);
-            if (M == MemMode::Marked && !IsLocal)
-              markLanes(WriteTick, Tick, Ap, uint64_t(1) << L, 4, Size);
+        // Stamping lanes a fault stops before is harmless: the run fails.
+        if (M == MemMode::Marked && !IsLocal)
+          markLanes(WriteTick, Tick, Ap, Exec, 4, Size);
+        // The lane loop, with the operation a constant (withAtomicKind).
+        int Bad = withAtomicKind(Kind, [&](auto KC) -> int {
+          constexpr AtomicKind K = decltype(KC)::value;
+          FORLANES(Exec) {
+            uint64_t Addr = Ap[L];
+            if (Addr + 4 > Size)
+              return int(L);
+            uint32_t Old = 0;
+            if (M == MemMode::Speculative && !IsLocal) {
+              // rd = r0 discards the old value (ISA.md §4.13).
+              if (!Spec.atomic(Addr, K, Vp[L], Cp[L], I.Rd == 0, Old))
+                return GaveUpLane;
+            } else {
+              std::memcpy(&Old, Mem + Addr, 4);
+              uint32_t New = atomicResult(K, Old, Vp[L], Cp[L]);
+              std::memcpy(Mem + Addr, &New, 4);
+            }
+            if (I.Rd != 0)
+              Dp[L] = Old;
           }
-          if (I.Rd != 0)
-            Dp[L] = Old;
-        }
+          return -1;
+        });
+        if (Bad == GaveUpLane)
+          return false;
+        if (Bad >= 0)
+          return memFault(Wv, I, Bad, IsLocal, Ap[Bad], 4);
         break;
       }
 
