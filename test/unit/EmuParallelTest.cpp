@@ -1525,12 +1525,48 @@ TEST(EmuParallelSpec, AtomicsLoggedOrApplied) {
   EXPECT_EQ(Tick, (std::vector<uint32_t>{0, 8, 8, 8}));
 }
 
+// A granule with stores and then blind atomics keeps both: the stored bytes,
+// atomics on the words the run wrote whole (applied in place, in program
+// order whatever their kinds), and logged atomics on the others, whatever
+// kind came first.
+TEST(EmuParallelSpec, StoresThenLoggedAtomicsInOneGranule) {
+  for (AtomicKind First : {AtomicKind::Xchg, AtomicKind::Add}) {
+    SCOPED_TRACE(unsigned(First));
+    std::vector<uint8_t> Mem(1024, 0);
+    for (uint32_t A = 0x100; A != 0x200; A += 4)
+      store32(Mem, A, A);
+    SpeculativeMemory S;
+    S.begin(Mem.data(), Mem.size());
+    uint32_t Old;
+    const uint8_t Word[4] = {40, 0, 0, 0};
+    ASSERT_TRUE(S.write(0x100, 4, Word));
+    ASSERT_TRUE(S.atomic(0x104, First, 9, 0, /*Blind=*/true, Old));
+    ASSERT_TRUE(S.atomic(0x120, AtomicKind::Add, 7, 0, /*Blind=*/true, Old));
+    ASSERT_TRUE(S.atomic(0x100, AtomicKind::Add, 2, 0, /*Blind=*/true, Old));
+    ASSERT_TRUE(S.atomic(0x120, AtomicKind::Add, 1, 0, /*Blind=*/true, Old));
+    // Mixed kinds on the written word stay in program order: 42, 70, 73, 90.
+    ASSERT_TRUE(S.atomic(0x100, AtomicKind::Xchg, 70, 0, /*Blind=*/true, Old));
+    ASSERT_TRUE(S.atomic(0x100, AtomicKind::Add, 3, 0, /*Blind=*/true, Old));
+    ASSERT_TRUE(S.atomic(0x100, AtomicKind::Xchg, 90, 0, /*Blind=*/true, Old));
+    EXPECT_FALSE(S.gaveUp());
+    std::vector<uint32_t> Tick(4, 0);
+    S.commit(Mem.data(), Tick.data(), 1);
+    EXPECT_EQ(load32(Mem, 0x100), 90u);
+    EXPECT_EQ(load32(Mem, 0x104), First == AtomicKind::Xchg ? 9u : 0x104u + 9);
+    EXPECT_EQ(load32(Mem, 0x120), 0x120u + 8);
+    for (uint32_t A = 0x108; A != 0x200; A += 4)
+      if (A != 0x120)
+        ASSERT_EQ(load32(Mem, A), A) << A;
+  }
+}
+
 // Long random sequences of blind atomics of every kind on a few words, two
 // of them unaligned and overlapping aligned ones (so that runs of pending
-// operations and the ordered log interleave on one word), commit to the
-// result of applying them one by one.
+// operations and the ordered log interleave on one word), and in half of
+// the runs after a store to one of them, commit to the result of applying
+// them one by one.
 TEST(EmuParallelSpec, LoggedAtomicsMatchSequentialOrder) {
-  const uint32_t Words[] = {0x100, 0x104, 0x1FC, 0x300, 0x102, 0x1F9};
+  const uint32_t Words[] = {0x100, 0x104, 0x1FC, 0x300, 0x102, 0x1F9, 0x304};
   for (uint64_t Seed = 1; Seed <= 40; ++Seed) {
     SCOPED_TRACE("seed " + std::to_string(Seed));
     Rng R{Seed};
@@ -1540,8 +1576,15 @@ TEST(EmuParallelSpec, LoggedAtomicsMatchSequentialOrder) {
     std::vector<uint8_t> Want = Mem, Orig = Mem;
     SpeculativeMemory S;
     S.begin(Mem.data(), Mem.size());
+    // In odd seeds the run first stores word 0x300, so that its granule
+    // has atomics applied in place next to logged ones.
+    if (Seed % 2) {
+      uint32_t Stored = R.below(4);
+      ASSERT_TRUE(S.write(0x300, 4, reinterpret_cast<uint8_t *>(&Stored)));
+      store32(Want, 0x300, Stored);
+    }
     for (unsigned I = 0; I != 400; ++I) {
-      uint32_t A = Words[R.below(6)];
+      uint32_t A = Words[R.below(7)];
       // Runs of one kind on one word, which merge, and everything else.
       auto K = AtomicKind(R.chance(30) ? 0 : R.below(9));
       uint32_t V = R.below(4), Cmp = R.below(4);

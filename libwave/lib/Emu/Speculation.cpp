@@ -38,7 +38,7 @@ SpeculativeMemory::Entry *SpeculativeMemory::entry(uint32_t G) {
     E = find(G);
   }
   ++Used;
-  *E = Entry{G, Tag, WasRead ? Read : 0u, 0};
+  *E = Entry{G, Tag, WasRead ? Read : 0u, 0, 0};
   return E;
 }
 
@@ -138,6 +138,8 @@ bool SpeculativeMemory::writeSlow(uint64_t Addr, unsigned N,
         if (!E || (E->Flags & HasOps))
           return giveUp();
         if (!(E->Flags & HasSlot)) {
+          if (!slotLeft())
+            return giveUp();
           E->Flags |= HasSlot;
           E->Slot = newSlot();
           Slots.emplace_back(G, E->Slot);
@@ -181,19 +183,31 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
         return giveUp();
     }
     if (!(E->Flags & HasOps)) {
+      if (!slotLeft())
+        return giveUp();
       // From here on, loads and stores of the granule give up.
       E->Flags |= HasOps;
-      E->Slot = newSlot();
-      OpsSlots.emplace_back(G, E->Slot);
-      std::fill(std::begin(opsSlot(E->Slot)->Kind),
-                std::end(opsSlot(E->Slot)->Kind), NoOp);
+      E->Ops = newSlot();
+      OpsSlots.emplace_back(G, E->Ops);
+      // The slot's bytes now hold an OpsSlot (Pool is raw storage).
+      OpsSlot *Fresh = new (slotBytes(E->Ops)) OpsSlot;
+      // Uniform only without stores: an atomic on a word the run wrote
+      // whole applies in place (above), and one logged for it in the
+      // uniform fast path would apply after all of those.
+      uint32_t Id;
+      if (Off % 4 == 0 && !(E->Flags & HasSlot) && identity(K, Id)) {
+        std::fill(std::begin(Fresh->Kind), std::end(Fresh->Kind), K);
+        std::fill(std::begin(Fresh->V), std::end(Fresh->V), Id);
+        Fresh->Uniform = K;
+      } else {
+        std::fill(std::begin(Fresh->Kind), std::end(Fresh->Kind), NoOp);
+        Fresh->Uniform = NoOp;
+      }
       forgetRead(G);
       if (LastWrite == G)
         LastWrite = NoGranule;
     }
-    OpsSlot &S = *opsSlot(E->Slot);
-    OpsCache[cacheIndex(G)] = G;
-    OpsCacheSlot[cacheIndex(G)] = &S;
+    OpsSlot &S = *opsSlot(E->Ops);
     unsigned W = Off / 4;
     if (Off % 4 == 0 && K != AtomicKind::Cas) {
       // Combine with the word's pending operation, or start a new one.
@@ -204,14 +218,15 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
         S.Kind[W] = K;
         S.V[W] = V;
       }
-      return true;
+    } else {
+      // A CAS, or an unaligned word: to the ordered log, after the pending
+      // operations of the words it overlaps.
+      flushPending(S, G, W);
+      if (Off % 4 && W + 1 != GranuleSize / 4)
+        flushPending(S, G, W + 1);
+      Ops.push_back({uint32_t(Addr), V, Cmp, K});
     }
-    // A CAS, or an unaligned word: to the ordered log, after the pending
-    // operations of the words it overlaps.
-    flushPending(S, G, W);
-    if (Off % 4 && W + 1 != GranuleSize / 4)
-      flushPending(S, G, W + 1);
-    Ops.push_back({uint32_t(Addr), V, Cmp, K});
+    OpsCache[cacheIndex(G)] = {G, S.Uniform, &S};
     return true;
   }
   uint8_t Bytes[4];
@@ -228,7 +243,7 @@ void SpeculativeMemory::commit(uint8_t *Mem, uint32_t *WriteTick,
   for (auto [G, S] : Slots) {
     uint64_t Base = uint64_t(G) << GranuleLog;
     size_t N = size_t(std::min<uint64_t>(GranuleSize, DevSize - Base));
-    const uint8_t *Data = Pool.get() + size_t(S) * 2 * GranuleSize;
+    const uint8_t *Data = slotBytes(S);
     const uint8_t *Mask = Data + GranuleSize;
     uint8_t *Dst = Mem + Base;
     for (size_t B = 0; B != N; ++B)
@@ -249,7 +264,7 @@ void SpeculativeMemory::commit(uint8_t *Mem, uint32_t *WriteTick,
   for (auto [G, Slot] : OpsSlots) {
     const OpsSlot &S = *opsSlot(Slot);
     for (unsigned W = 0; W != GranuleSize / 4; ++W)
-      if (S.Kind[W] != NoOp)
+      if (S.Kind[W] != NoOp && !isIdentity(S.Kind[W], S.V[W]))
         Apply((G << GranuleLog) + 4 * W, S.Kind[W], S.V[W], 0);
     __atomic_store_n(&WriteTick[G], Tick, __ATOMIC_RELAXED);
   }

@@ -121,7 +121,8 @@ public:
     NextSlot = 0;
     Ops.clear();
     GaveUp = false;
-    std::fill(std::begin(OpsCache), std::end(OpsCache), NoGranule);
+    std::fill(std::begin(OpsCache), std::end(OpsCache),
+              OpsCacheEntry{NoGranule, NoOp, nullptr});
     LastWrite = NoGranule;
     LastWriteSlot = nullptr;
   }
@@ -178,19 +179,28 @@ public:
   /// false when the run gives up.
   [[gnu::always_inline]] bool atomic(uint64_t Addr, AtomicKind K, uint32_t V,
                                      uint32_t Cmp, bool Blind, uint32_t &Old) {
-    // The common case: another discarded-result atomic on an aligned word
-    // whose pending operation is of the same kind.
-    if (Blind && (Addr & 3) == 0) {
+    if (Blind)
+      return blindAtomic(Addr, K, V, Cmp);
+    return atomicSlow(Addr, K, V, Cmp, /*Blind=*/false, Old);
+  }
+
+  /// atomic() with \p Blind set: the old value is discarded.
+  [[gnu::always_inline]] bool blindAtomic(uint64_t Addr, AtomicKind K,
+                                          uint32_t V, uint32_t Cmp) {
+    // The common case: an aligned word whose pending operation is of the
+    // same kind; in a uniform granule of that kind, without looking at the
+    // word's kind.
+    if ((Addr & 3) == 0 && K != AtomicKind::Cas) {
       uint32_t G = uint32_t(Addr >> GranuleLog);
-      unsigned C = cacheIndex(G);
+      const OpsCacheEntry &E = OpsCache[cacheIndex(G)];
       unsigned W = unsigned(Addr & (GranuleSize - 1)) / 4;
-      if (OpsCache[C] == G && OpsCacheSlot[C]->Kind[W] == K &&
-          K != AtomicKind::Cas) {
-        OpsCacheSlot[C]->V[W] = combine(K, OpsCacheSlot[C]->V[W], V);
+      if (E.Granule == G && (E.Uniform == K || E.Slot->Kind[W] == K)) {
+        E.Slot->V[W] = combine(K, E.Slot->V[W], V);
         return true;
       }
     }
-    return atomicSlow(Addr, K, V, Cmp, Blind, Old);
+    uint32_t Old;
+    return atomicSlow(Addr, K, V, Cmp, /*Blind=*/true, Old);
   }
 
   /// True when no granule this run read was written by a commit with a
@@ -214,7 +224,10 @@ private:
   /// One granule touched by the run, in an open-addressing table; entries
   /// whose tag is not the run's are empty.
   struct Entry {
-    uint32_t Granule = 0, Tag = 0, Flags = 0, Slot = 0;
+    uint32_t Granule = 0, Tag = 0, Flags = 0;
+    /// The granule's slots in Pool: its stored bytes (HasSlot) and its
+    /// pending atomics (HasOps). A granule may have both.
+    uint32_t Slot = 0, Ops = 0;
   };
   struct LoggedAtomic {
     uint32_t Addr, V, Cmp;
@@ -223,24 +236,33 @@ private:
   /// The pending operations of a granule with logged atomics: per aligned
   /// word, the combination of the word's latest run of same-kind operations
   /// (Kind NoOp: none). They apply at commit after everything in Ops, which
-  /// holds each word's older operations. Lives in a slot of Pool.
+  /// holds each word's older operations. A granule without stores whose
+  /// first operation has an identity starts uniform: every word pending
+  /// that kind with the identity as operand, so that more of the kind need
+  /// not look at the word's kind. Lives in a slot of Pool.
   static constexpr auto NoOp = AtomicKind(0xFF);
   struct OpsSlot {
     uint32_t V[GranuleSize / 4];
     AtomicKind Kind[GranuleSize / 4];
+    /// The kind of every word while all have one; NoOp otherwise.
+    AtomicKind Uniform;
   };
   static_assert(sizeof(OpsSlot) <= 2 * GranuleSize);
 
   Entry *find(uint32_t G);
   Entry *entry(uint32_t G);
-  uint8_t *slot(const Entry &E) {
-    return Pool.get() + size_t(E.Slot) * 2 * GranuleSize;
+  /// The 2 * GranuleSize bytes of slot \p Slot of Pool.
+  uint8_t *slotBytes(uint32_t Slot) const {
+    return Pool.get() + size_t(Slot) * 2 * GranuleSize;
   }
+  uint8_t *slot(const Entry &E) const { return slotBytes(E.Slot); }
+  /// The OpsSlot that atomicSlow() created in slot \p Slot.
   OpsSlot *opsSlot(uint32_t Slot) const {
-    return reinterpret_cast<OpsSlot *>(Pool.get() +
-                                       size_t(Slot) * 2 * GranuleSize);
+    return std::launder(reinterpret_cast<OpsSlot *>(slotBytes(Slot)));
   }
-  /// A new slot of Pool (there is one per entry at most).
+  /// A new slot of Pool, when one is left (slotLeft()): an entry has at most
+  /// two, and the pool MaxGranules.
+  bool slotLeft() const { return NextSlot != MaxGranules; }
   uint32_t newSlot() {
     if (!Pool)
       Pool = std::make_unique_for_overwrite<uint8_t[]>(size_t(MaxGranules) *
@@ -248,11 +270,38 @@ private:
     return NextSlot++;
   }
   /// Moves the pending operation of word \p W of \p S (granule \p G) to the
-  /// ordered log.
+  /// ordered log (an identity operation changes nothing and is dropped).
   void flushPending(OpsSlot &S, uint32_t G, unsigned W) {
-    if (S.Kind[W] != NoOp)
+    if (S.Kind[W] != NoOp && !isIdentity(S.Kind[W], S.V[W]))
       Ops.push_back({(G << GranuleLog) + 4 * W, S.V[W], 0, S.Kind[W]});
     S.Kind[W] = NoOp;
+    S.Uniform = NoOp;
+  }
+  /// The operand with which \p K changes no word, when there is one (xchg
+  /// and CAS have none): x + 0 = x - 0 = max(x, 0) = x | 0 = x ^ 0 and
+  /// min(x, ~0) = x & ~0 = x (unsigned, as atomicResult()).
+  static bool identity(AtomicKind K, uint32_t &Id) {
+    switch (K) {
+    case AtomicKind::Add:
+    case AtomicKind::Sub:
+    case AtomicKind::Max:
+    case AtomicKind::Or:
+    case AtomicKind::Xor:
+      Id = 0;
+      return true;
+    case AtomicKind::Min:
+    case AtomicKind::And:
+      Id = ~0u;
+      return true;
+    case AtomicKind::Xchg:
+    case AtomicKind::Cas:
+      break;
+    }
+    return false;
+  }
+  static bool isIdentity(AtomicKind K, uint32_t V) {
+    uint32_t Id;
+    return identity(K, Id) && V == Id;
   }
   bool giveUp() {
     GaveUp = true;
@@ -261,9 +310,10 @@ private:
   ReadKind prepareReadSlow(uint64_t Addr, unsigned N);
   bool atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V, uint32_t Cmp,
                   bool Blind, uint32_t &Old);
-  /// The single operation equal to K with \p First, then K with \p Second
-  /// (not for Cas): x - a - b = x - (a + b), min(min(x, a), b) =
-  /// min(x, min(a, b)), and so on; xchg keeps the second.
+  /// The operand of the single operation equal to \p K with \p First, then
+  /// \p K with \p Second (not for CAS): x - a - b = x - (a + b),
+  /// min(min(x, a), b) = min(x, min(a, b)), and so on; xchg keeps the
+  /// second.
   static uint32_t combine(AtomicKind K, uint32_t First, uint32_t Second) {
     switch (K) {
     case AtomicKind::Add:
@@ -323,9 +373,14 @@ private:
   uint16_t ReadTag = 0;
   static constexpr unsigned ReadCacheLog = 8;
   /// Granules with logged atomics, direct-mapped likewise, with their
-  /// pending operations.
-  uint32_t OpsCache[1u << ReadCacheLog];
-  OpsSlot *OpsCacheSlot[1u << ReadCacheLog];
+  /// pending operations and a copy of OpsSlot::Uniform (atomicSlow(), the
+  /// only place a slot changes, keeps it current).
+  struct OpsCacheEntry {
+    uint32_t Granule;
+    AtomicKind Uniform;
+    OpsSlot *Slot;
+  };
+  OpsCacheEntry OpsCache[1u << ReadCacheLog];
   /// The last granule written, with its slot.
   uint32_t LastWrite = NoGranule;
   uint8_t *LastWriteSlot = nullptr;
