@@ -283,6 +283,119 @@ TEST(EmuInteger, Arithmetic) {
   EXPECT_EQ(alu(Opcode::Iclamp, 3, 10, 5), 5u);
 }
 
+// idiv and imod on many operand pairs, against 64-bit integer arithmetic
+// (ISA.md §4.5: truncation toward zero, the remainder has the dividend's
+// sign, b == 0 gives 0, INT_MIN / -1 gives INT_MIN and INT_MIN mod -1 gives
+// 0). The pairs are the edge values against each other, dividends next to
+// multiples of large divisors (where an inexact quotient would truncate to
+// the wrong side), and random words; full waves and a half-masked one.
+TEST(EmuInteger, DivisionMatchesIntegerArithmetic) {
+  std::vector<int32_t> Edge = {0,
+                               1,
+                               -1,
+                               2,
+                               -2,
+                               3,
+                               -3,
+                               7,
+                               -7,
+                               255,
+                               256,
+                               -256,
+                               46340,
+                               46341,
+                               65535,
+                               65536,
+                               -65536,
+                               1 << 22,
+                               (1 << 22) + 1,
+                               1 << 30,
+                               -(1 << 30),
+                               INT32_MAX,
+                               INT32_MAX - 1,
+                               INT32_MIN,
+                               INT32_MIN + 1};
+  std::vector<std::pair<int32_t, int32_t>> Pairs;
+  for (int32_t A : Edge)
+    for (int32_t B : Edge)
+      Pairs.push_back({A, B});
+  uint64_t X = 0x243F6A8885A308D3ull;
+  auto Next = [&] {
+    X ^= X << 13;
+    X ^= X >> 7;
+    X ^= X << 17;
+    return uint32_t(X);
+  };
+  while (Pairs.size() < 8192) {
+    int32_t B = int32_t(Next()) >> (Next() % 31);
+    if (B == 0)
+      continue;
+    // q * B + r for r in {-1, 0, 1, |B| - 1}, when it fits in i32.
+    int64_t Q = int64_t(int32_t(Next())) / (std::abs(int64_t(B)) + 1);
+    for (int64_t R :
+         {int64_t(-1), int64_t(0), int64_t(1), std::abs(int64_t(B)) - 1}) {
+      int64_t A = Q * B + R;
+      if (A >= INT32_MIN && A <= INT32_MAX)
+        Pairs.push_back({int32_t(A), B});
+    }
+    Pairs.push_back({int32_t(Next()), int32_t(Next())});
+  }
+  Pairs.resize(8192);
+  const uint32_t N = uint32_t(Pairs.size());
+  // Thread t: r1 = A[t], r2 = B[t]; Q[t] = idiv, M[t] = imod. Odd threads
+  // of the last workgroup run the two under a predicate that is false.
+  ProgramBuilder P;
+  P.movSr(10, 0); // tid
+  P.movSr(11, 5); // group
+  P.movImm(12, 256);
+  P.op(Opcode::Imad, 10, 11, 12, 10);
+  P.movImm(12, 4);
+  P.op(Opcode::Imul, 13, 10, 12); // 4t
+  P.op(Opcode::DeviceLoadU32, 1, 13);
+  P.movImm(14, 4 * N);
+  P.op(Opcode::Iadd, 15, 13, 14);
+  P.op(Opcode::DeviceLoadU32, 2, 15);
+  P.movImm(16, 1);
+  P.op(Opcode::And, 17, 10, 16);
+  P.movImm(18, N - 256);
+  P.movImm(19, 0);
+  P.op(Opcode::UcmpGe, 1, 10, 18);     // p1: last workgroup
+  P.op(Opcode::Select, 17, 1, 17, 19); // r17: odd thread there
+  P.op(Opcode::UcmpEq, 2, 17, 19);     // p2: runs the division
+  P.movImm(4, 0xDEADBEEF);
+  P.movImm(5, 0xDEADBEEF);
+  P.pred(2, false, Opcode::Idiv, 4, 1, 2);
+  P.pred(2, false, Opcode::Imod, 5, 1, 2);
+  P.op(Opcode::Iadd, 15, 15, 14);
+  P.op(Opcode::DeviceStoreU32, 0, 15, 4);
+  P.op(Opcode::Iadd, 15, 15, 14);
+  P.op(Opcode::DeviceStoreU32, 0, 15, 5);
+  P.halt();
+  EmuConfig C = lanes(256, 32);
+  C.Grid = {N / 256, 1, 1};
+  C.DeviceMemory = 16 * uint64_t(N);
+  std::vector<uint8_t> Init(C.DeviceMemory);
+  for (uint32_t T = 0; T != N; ++T) {
+    std::memcpy(Init.data() + 4 * T, &Pairs[T].first, 4);
+    std::memcpy(Init.data() + 4 * (N + T), &Pairs[T].second, 4);
+  }
+  Result R = runInit(P, C, Init, /*OneWaveAtATime=*/false);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  for (uint32_t T = 0; T != N; ++T) {
+    int64_t A = Pairs[T].first, B = Pairs[T].second;
+    uint32_t WantQ = 0, WantM = 0;
+    if (T >= N - 256 && T % 2) {
+      WantQ = WantM = 0xDEADBEEF; // predicated off: unchanged
+    } else if (B != 0) {
+      int64_t Q = A / B; // truncates toward zero, like ISA.md's i32 rule
+      WantQ = uint32_t(Q == int64_t(1) << 31 ? INT32_MIN : Q);
+      WantM = uint32_t(A - Q * B);
+    }
+    ASSERT_EQ(R.u32(2 * N + T), WantQ) << A << " / " << B;
+    ASSERT_EQ(R.u32(3 * N + T), WantM) << A << " mod " << B;
+  }
+}
+
 TEST(EmuInteger, Bitwise) {
   EXPECT_EQ(alu(Opcode::And, 0xF0F0, 0xFF00), 0xF000u);
   EXPECT_EQ(alu(Opcode::Or, 0xF0F0, 0x0F00), 0xFFF0u);

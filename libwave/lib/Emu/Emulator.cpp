@@ -716,19 +716,34 @@ inline double Dbl(uint32_t Lo, uint32_t Hi) {
   return std::bit_cast<double>(uint64_t(Lo) | uint64_t(Hi) << 32);
 }
 
-inline uint32_t idiv(uint32_t A, uint32_t B) {
-  int32_t X = int32_t(A), Y = int32_t(B);
-  if (Y == 0)
-    return 0;
-  if (X == INT32_MIN && Y == -1)
-    return A;
-  return uint32_t(X / Y);
+/// The i32 quotient of \p X / \p Y (Y != 0) truncated toward zero, with
+/// INT_MIN / -1 wrapping to INT_MIN, computed in double precision so that
+/// a lane loop of it vectorizes (x86 has no vector integer division). It
+/// is exact: X and Y are exact doubles and the quotient t = X / Y rounds
+/// with an error of at most |t| * 2^-53 < 2^31 / |Y| * 2^-53 = 2^-22 / |Y|,
+/// while a t that is not an integer is at least 1 / |Y| from every integer,
+/// so truncation lands on the same integer as for t itself.
+inline int32_t truncatedQuotient(int32_t X, int32_t Y) {
+  double Q = double(X) / double(Y);
+  // Only INT_MIN / -1 = 2^31 exceeds the range; clamp it (a conversion out
+  // of range is undefined) and wrap it below.
+  Q = std::min(Q, 2147483647.0);
+  int32_t T = int32_t(Q);
+  return X == INT32_MIN && Y == -1 ? INT32_MIN : T;
 }
+/// ISA.md §4.5 idiv (D36 default: b == 0 gives 0).
+inline uint32_t idiv(uint32_t A, uint32_t B) {
+  int32_t Y = int32_t(B);
+  int32_t Q = truncatedQuotient(int32_t(A), Y == 0 ? 1 : Y);
+  return Y == 0 ? 0 : uint32_t(Q);
+}
+/// ISA.md §4.5 imod: a - trunc(a / b) * b, the sign of the dividend (D36
+/// default: b == 0 gives 0; INT_MIN mod -1 is 0, which the wrapping
+/// product gives).
 inline uint32_t imod(uint32_t A, uint32_t B) {
-  int32_t X = int32_t(A), Y = int32_t(B);
-  if (Y == 0 || (X == INT32_MIN && Y == -1))
-    return 0;
-  return uint32_t(X % Y);
+  int32_t Y = int32_t(B);
+  int32_t Q = truncatedQuotient(int32_t(A), Y == 0 ? 1 : Y);
+  return Y == 0 ? 0 : A - uint32_t(Q) * B;
 }
 inline uint32_t iclamp(uint32_t A, uint32_t Lo, uint32_t Hi) {
   // D11 default: min(max(a, lo), hi), never faults.
@@ -1265,7 +1280,7 @@ template <bool Tracing, MemMode M>
                       : ((I.Pred & 4) ? ~Wv.P[I.Pred & 3] : Wv.P[I.Pred & 3]);
       const uint64_t Exec = Wv.Active & PM;
       uint32_t Next = ExecIdx + 1;
-      ++Counts[I.Op];
+      Counts[I.Op] += GroupWaves;
       if constexpr (Tracing)
         traceStep(Wv, ExecIdx);
 
@@ -1493,7 +1508,7 @@ template <bool Tracing, MemMode M>
           if (Bad == GaveUpLane)
             return false;
           if (Bad >= 0) {
-            Counts[I.Op] += G; // the steps of waves 0 .. G - 1
+            Counts[I.Op] -= GroupWaves - 1 - G; // only waves 0 .. G ran
             return memFault(Waves[Pick + G], I, Bad, IsLocal, Ap[Bad], N);
           }
         }
@@ -1559,7 +1574,7 @@ template <bool Tracing, MemMode M>
           if (Bad == GaveUpLane)
             return false;
           if (Bad >= 0) {
-            Counts[I.Op] += G; // the steps of waves 0 .. G - 1
+            Counts[I.Op] -= GroupWaves - 1 - G; // only waves 0 .. G ran
             return memFault(Waves[Pick + G], I, Bad, IsLocal, Ap[Bad], N);
           }
         }
@@ -1596,25 +1611,45 @@ template <bool Tracing, MemMode M>
         // Stamping lanes a fault stops before is harmless: the run fails.
         if (M == MemMode::Marked && !IsLocal)
           markLanes(WriteTick, Tick, Ap, Exec, 4, Size);
-        // The lane loop, with the operation a constant (withAtomicKind).
+        // The lane loop, with the operation a constant (withAtomicKind). It
+        // works on copies of the operands: the stores to memory could alias
+        // the captured variables themselves, and the loop would reload them
+        // through the closure at every lane.
         int Bad = withAtomicKind(Kind, [&](auto KC) -> int {
           constexpr AtomicKind K = decltype(KC)::value;
+          const uint32_t *A = Ap, *V = Vp, *Cmp = Cp;
+          uint32_t *D = Dp;
+          uint8_t *Base = Mem;
+          const uint64_t Bound = Size;
+          // rd = r0 discards the old value (ISA.md §4.13).
+          const bool Blind = I.Rd == 0;
+          const bool ThroughSpec = M == MemMode::Speculative && !IsLocal;
+          SpeculativeMemory &S = Spec;
+          if (ThroughSpec && Blind) {
+            FORLANES(Exec) {
+              uint64_t Addr = A[L];
+              if (Addr + 4 > Bound)
+                return int(L);
+              if (!S.blindAtomic(Addr, K, V[L], Cmp[L]))
+                return GaveUpLane;
+            }
+            return -1;
+          }
           FORLANES(Exec) {
-            uint64_t Addr = Ap[L];
-            if (Addr + 4 > Size)
+            uint64_t Addr = A[L];
+            if (Addr + 4 > Bound)
               return int(L);
-            uint32_t Old = 0;
-            if (M == MemMode::Speculative && !IsLocal) {
-              // rd = r0 discards the old value (ISA.md §4.13).
-              if (!Spec.atomic(Addr, K, Vp[L], Cp[L], I.Rd == 0, Old))
+            uint32_t Old;
+            if (ThroughSpec) {
+              if (!S.atomic(Addr, K, V[L], Cmp[L], /*Blind=*/false, Old))
                 return GaveUpLane;
             } else {
-              std::memcpy(&Old, Mem + Addr, 4);
-              uint32_t New = atomicResult(K, Old, Vp[L], Cp[L]);
-              std::memcpy(Mem + Addr, &New, 4);
+              std::memcpy(&Old, Base + Addr, 4);
+              uint32_t New = atomicResult(K, Old, V[L], Cmp[L]);
+              std::memcpy(Base + Addr, &New, 4);
             }
-            if (I.Rd != 0)
-              Dp[L] = Old;
+            if (!Blind)
+              D[L] = Old;
           }
           return -1;
         });
@@ -1986,7 +2021,6 @@ template <bool Tracing, MemMode M>
         for (unsigned K = 1; K != NW; ++K)
           Waves[K].PC = Next;
         Steps += NW - 1;
-        Counts[I.Op] += NW - 1;
         Cursor = NW - 1;
       }
     }
