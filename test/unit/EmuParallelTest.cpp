@@ -1601,6 +1601,43 @@ TEST(EmuParallelSpec, LoggedAtomicsMatchSequentialOrder) {
   }
 }
 
+// Blind atomics over a run of neighbouring granules, mostly of one kind:
+// the window of uniform granules grows both ways, takes in granules made
+// uniform before it reached them, and ends when another kind or a CAS
+// meets one of its granules; commit equals applying them one by one.
+TEST(EmuParallelSpec, WindowOfUniformGranulesMatchesSequentialOrder) {
+  for (uint64_t Seed = 1; Seed <= 60; ++Seed) {
+    SCOPED_TRACE("seed " + std::to_string(Seed));
+    Rng R{Seed};
+    std::vector<uint8_t> Mem(64 * 256, 0);
+    for (uint32_t A = 0; A != Mem.size(); A += 4)
+      store32(Mem, A, R.below(1000));
+    std::vector<uint8_t> Want = Mem, Orig = Mem;
+    SpeculativeMemory S;
+    S.begin(Mem.data(), Mem.size());
+    // Seeds 1-20: one kind only; 21-40: another kind now and then; 41-60:
+    // also CAS. Granules 20..43, and a far one.
+    unsigned OtherPercent = Seed <= 20 ? 0 : 2;
+    auto Main = AtomicKind(Seed % 7); // add .. xor: all have an identity
+    for (unsigned I = 0; I != 3000; ++I) {
+      uint32_t G = R.chance(5) ? 60 : 20 + R.below(24);
+      uint32_t A = G * 256 + 4 * R.below(64);
+      AtomicKind K = Main;
+      if (R.below(100) < OtherPercent)
+        K = AtomicKind(Seed > 40 ? R.below(9) : R.below(8));
+      uint32_t V = R.below(1000), Cmp = R.below(1000);
+      uint32_t Old;
+      ASSERT_TRUE(S.atomic(A, K, V, Cmp, /*Blind=*/true, Old)) << I;
+      store32(Want, A, atomicResult(K, load32(Want, A), V, Cmp));
+    }
+    EXPECT_FALSE(S.gaveUp());
+    EXPECT_EQ(Mem, Orig);
+    std::vector<uint32_t> Tick(64, 0);
+    S.commit(Mem.data(), Tick.data(), 1);
+    EXPECT_TRUE(sameBytes(Want, Mem));
+  }
+}
+
 // A run gives up exactly in the documented cases, and begin() starts afresh.
 TEST(EmuParallelSpec, GivesUp) {
   std::vector<uint8_t> Mem((SpeculativeMemory::MaxGranules + 2) * 256, 0);

@@ -162,6 +162,9 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
                                    uint32_t Cmp, bool Blind, uint32_t &Old) {
   uint32_t G = uint32_t(Addr >> GranuleLog);
   uint32_t Off = uint32_t(Addr & (GranuleSize - 1));
+  // Anything but the window's fast path on one of its granules ends it.
+  if (inWindow(G))
+    spillWindow();
   if (Blind && Off + 4 <= GranuleSize) {
     Entry *E = entry(G);
     if (!E)
@@ -199,6 +202,7 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
         std::fill(std::begin(Fresh->Kind), std::end(Fresh->Kind), K);
         std::fill(std::begin(Fresh->V), std::end(Fresh->V), Id);
         Fresh->Uniform = K;
+        growWindow(G, K);
       } else {
         std::fill(std::begin(Fresh->Kind), std::end(Fresh->Kind), NoOp);
         Fresh->Uniform = NoOp;
@@ -206,6 +210,11 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
       forgetRead(G);
       if (LastWrite == G)
         LastWrite = NoGranule;
+    }
+    if (inWindow(G)) {
+      uint32_t &P = windowOperands(G)[Off / 4];
+      P = combine(K, P, V);
+      return true;
     }
     OpsSlot &S = *opsSlot(E->Ops);
     unsigned W = Off / 4;
@@ -238,6 +247,53 @@ bool SpeculativeMemory::atomicSlow(uint64_t Addr, AtomicKind K, uint32_t V,
   return write(Addr, 4, Bytes);
 }
 
+void SpeculativeMemory::growWindow(uint32_t G, AtomicKind K) {
+  // A uniform granule of the window's kind, not in the window yet.
+  auto Uniform = [&](uint32_t N) {
+    Entry *E = find(N);
+    return E->Tag == Tag && (E->Flags & HasOps) && !inWindow(N) &&
+           opsSlot(E->Ops)->Uniform == WinKind;
+  };
+  auto Take = [&](uint32_t N) {
+    std::memcpy(windowOperands(N), opsSlot(find(N)->Ops)->V, GranuleSize);
+  };
+  if (!WinBytes) {
+    if (WinUsed)
+      return;
+    WinUsed = true;
+    WinKind = K;
+    // Room to grow both ways.
+    WinAnchor = G - std::min<uint32_t>(G, WindowGranules / 2);
+    WinLo = G;
+    WinHi = G;
+  } else if (K != WinKind || !(G == WinHi || G + 1 == WinLo)) {
+    return;
+  }
+  if (G == WinHi && WinHi - WinAnchor == WindowGranules)
+    return;
+  if (G + 1 == WinLo && WinLo == WinAnchor)
+    return;
+  Take(G);
+  if (G == WinHi)
+    ++WinHi;
+  else
+    --WinLo;
+  // Granules made uniform earlier that the window now reaches.
+  while (WinHi - WinAnchor != WindowGranules && Uniform(WinHi))
+    Take(WinHi++);
+  while (WinLo != WinAnchor && Uniform(WinLo - 1))
+    Take(--WinLo);
+  WinAddr = uint64_t(WinLo) << GranuleLog;
+  WinBytes = uint64_t(WinHi - WinLo) << GranuleLog;
+  WinSkew = (WinLo - WinAnchor) * (GranuleSize / 4);
+}
+
+void SpeculativeMemory::spillWindow() {
+  for (uint32_t G = WinLo; G != WinHi; ++G)
+    std::memcpy(opsSlot(find(G)->Ops)->V, windowOperands(G), GranuleSize);
+  WinBytes = 0;
+}
+
 void SpeculativeMemory::commit(uint8_t *Mem, uint32_t *WriteTick,
                                uint32_t Tick) const {
   for (auto [G, S] : Slots) {
@@ -263,9 +319,10 @@ void SpeculativeMemory::commit(uint8_t *Mem, uint32_t *WriteTick,
   // Each word's pending operation is its newest.
   for (auto [G, Slot] : OpsSlots) {
     const OpsSlot &S = *opsSlot(Slot);
+    const uint32_t *V = inWindow(G) ? windowOperands(G) : S.V;
     for (unsigned W = 0; W != GranuleSize / 4; ++W)
-      if (S.Kind[W] != NoOp && !isIdentity(S.Kind[W], S.V[W]))
-        Apply((G << GranuleLog) + 4 * W, S.Kind[W], S.V[W], 0);
+      if (S.Kind[W] != NoOp && !isIdentity(S.Kind[W], V[W]))
+        Apply((G << GranuleLog) + 4 * W, S.Kind[W], V[W], 0);
     __atomic_store_n(&WriteTick[G], Tick, __ATOMIC_RELAXED);
   }
 }

@@ -15,7 +15,9 @@
 //   byte mask; an atomic whose old value is discarded (rd = r0) is logged as
 //   an operation to apply at commit, since nothing in the workgroup observes
 //   the word. A word's consecutive logged operations of one kind combine
-//   into one pending operation, kept per word in a slot of its granule.
+//   into one pending operation, kept per word in a slot of its granule; a
+//   run of neighbouring granules with operations of one kind only (a
+//   histogram's bins) keeps them in a window indexed by address instead.
 // * Workgroups commit in grid order. A speculative workgroup is valid when
 //   no granule it read was written by a commit (or a direct run) that it
 //   did not see at its start; a valid one copies its slots and applies its
@@ -125,6 +127,8 @@ public:
               OpsCacheEntry{NoGranule, NoOp, nullptr});
     LastWrite = NoGranule;
     LastWriteSlot = nullptr;
+    WinBytes = 0;
+    WinUsed = false;
   }
 
   /// True when the run gave up; it must run again as the oldest workgroup.
@@ -187,10 +191,18 @@ public:
   /// atomic() with \p Blind set: the old value is discarded.
   [[gnu::always_inline]] bool blindAtomic(uint64_t Addr, AtomicKind K,
                                           uint32_t V, uint32_t Cmp) {
-    // The common case: an aligned word whose pending operation is of the
-    // same kind; in a uniform granule of that kind, without looking at the
-    // word's kind.
-    if ((Addr & 3) == 0 && K != AtomicKind::Cas) {
+    // The common cases: an aligned word in the window of its kind, where
+    // the operand is found as in device memory; or whose pending operation
+    // is of the same kind, in a uniform granule of that kind without
+    // looking at the word's kind.
+    uint64_t WinOff = Addr - WinAddr;
+    if (WinOff < WinBytes) {
+      if ((Addr & 3) == 0 && K == WinKind) {
+        uint32_t &P = WinV[(WinOff >> 2) + WinSkew];
+        P = combine(K, P, V);
+        return true;
+      }
+    } else if ((Addr & 3) == 0 && K != AtomicKind::Cas) {
       uint32_t G = uint32_t(Addr >> GranuleLog);
       const OpsCacheEntry &E = OpsCache[cacheIndex(G)];
       unsigned W = unsigned(Addr & (GranuleSize - 1)) / 4;
@@ -335,6 +347,22 @@ private:
     }
     return Second;
   }
+  /// Adds granule \p G, whose OpsSlot atomicSlow() has just made uniform
+  /// of kind \p K, to the window when it can be: it starts the run's
+  /// window, or is next to the window of its kind.
+  void growWindow(uint32_t G, AtomicKind K);
+  /// Moves the window's operands to their OpsSlots and ends the window.
+  void spillWindow();
+  /// The operands of granule \p G of the window.
+  uint32_t *windowOperands(uint32_t G) {
+    return WinV + size_t(G - WinAnchor) * (GranuleSize / 4);
+  }
+  const uint32_t *windowOperands(uint32_t G) const {
+    return WinV + size_t(G - WinAnchor) * (GranuleSize / 4);
+  }
+  bool inWindow(uint32_t G) const {
+    return WinBytes && G >= WinLo && G < WinHi;
+  }
   /// OpsCache slot of granule \p G: a multiplicative hash, since the rows
   /// of a matrix are granules a power of two apart.
   static uint32_t cacheIndex(uint32_t G) {
@@ -384,6 +412,19 @@ private:
   /// The last granule written, with its slot.
   uint32_t LastWrite = NoGranule;
   uint8_t *LastWriteSlot = nullptr;
+  /// The window: granules [WinLo, WinHi), consecutive and uniform of kind
+  /// WinKind, whose pending operands live in WinV rather than in their
+  /// OpsSlots, indexed by address as device memory is (a histogram's bins:
+  /// one subtraction and a compare find a lane's operand). Its bytes are
+  /// [WinAddr, WinAddr + WinBytes); WinBytes 0: none. WinV holds granules
+  /// [WinAnchor, WinAnchor + WindowGranules); WinSkew is the index of
+  /// WinLo's first operand. At most one window per run (WinUsed).
+  static constexpr uint32_t WindowGranules = 16;
+  uint64_t WinAddr = 0, WinBytes = 0;
+  uint32_t WinLo = 0, WinHi = 0, WinAnchor = 0, WinSkew = 0;
+  AtomicKind WinKind = NoOp;
+  bool WinUsed = false;
+  uint32_t WinV[WindowGranules * GranuleSize / 4];
 };
 
 } // namespace wave::emu
