@@ -49,11 +49,12 @@
 #include <atomic>
 #include <bit>
 #include <climits>
+#include <cmath>
 #include <condition_variable>
+#include <cstring>
+#include <map>
 #include <mutex>
 #include <thread>
-#include <cmath>
-#include <cstring>
 #include <type_traits>
 
 using namespace llvm;
@@ -1608,9 +1609,6 @@ template <bool Tracing, MemMode M>
         const uint32_t *Ap = R + I.A, *Vp = R + I.B, *Cp = R + I.C;
         uint32_t *Dp = R + I.D;
         Stats.AtomicLaneOps += unsigned(std::popcount(Exec));
-        // Stamping lanes a fault stops before is harmless: the run fails.
-        if (M == MemMode::Marked && !IsLocal)
-          markLanes(WriteTick, Tick, Ap, Exec, 4, Size);
         // The lane loop, with the operation a constant (withAtomicKind). It
         // works on copies of the operands: the stores to memory could alias
         // the captured variables themselves, and the loop would reload them
@@ -1624,6 +1622,10 @@ template <bool Tracing, MemMode M>
           // rd = r0 discards the old value (ISA.md §4.13).
           const bool Blind = I.Rd == 0;
           const bool ThroughSpec = M == MemMode::Speculative && !IsLocal;
+          // A Marked run stamps the granules of each lane it applies.
+          const bool Stamp = M == MemMode::Marked && !IsLocal;
+          uint32_t *WT = WriteTick;
+          const uint32_t T = Tick;
           SpeculativeMemory &S = Spec;
           if (ThroughSpec && Blind) {
             FORLANES(Exec) {
@@ -1647,6 +1649,11 @@ template <bool Tracing, MemMode M>
               std::memcpy(&Old, Base + Addr, 4);
               uint32_t New = atomicResult(K, Old, V[L], Cmp[L]);
               std::memcpy(Base + Addr, &New, 4);
+              if (Stamp) {
+                __atomic_store_n(&WT[Addr >> GranuleLog], T, __ATOMIC_RELAXED);
+                __atomic_store_n(&WT[(Addr + 3) >> GranuleLog], T,
+                                 __ATOMIC_RELAXED);
+              }
             }
             if (!Blind)
               D[L] = Old;
@@ -2176,36 +2183,120 @@ Error EmulatorImpl::runSequential(uint64_t NumGroups) {
 }
 
 Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
-  constexpr unsigned SpinBeforeBlocking = 2000;
   constexpr uint64_t TargetSteps = 1 << 14, MaxBatch = 4096;
+  // Runners per thread: a thread whose finished batch waits for an older
+  // one to commit runs its next batch meanwhile, on another runner.
+  constexpr unsigned RunnersPerThread = 2;
   // Speculation.h: batches of workgroups run Threads at a time and commit
   // in grid order; the commit of batch [G0, G1) has tick G1, the number of
   // workgroups committed after it.
   std::vector<uint32_t> WriteTick(
       size_t((Device.size() + GranuleSize - 1) >> GranuleLog), 0);
-  std::mutex Mu;
-  std::condition_variable Turn;
-  uint64_t NextCommit = 0; // guarded by Mu
-  bool Stop = false;       // guarded by Mu
-  std::optional<EmuError> Failure;
   std::atomic<uint64_t> NextClaim{0}, Committed{0};
   std::atomic<bool> Cancel{false};
 
-  auto Work = [&] {
-    // Each thread allocates its own runner, away from the others' memory.
-    auto Runner = std::make_unique<WorkgroupRunner>(*this);
-    WorkgroupRunner &R = *Runner;
-    R.WriteTick = WriteTick.data();
-    R.Cancel = &Cancel;
-    R.Committed = &Committed;
+  /// A finished batch waiting for its turn to commit.
+  struct Finished {
+    WorkgroupRunner *R;
+    uint64_t G0, G1;
+    bool Ok;
+    /// It ran directly from its start (it was the oldest when claimed).
+    bool Oldest;
+    /// The thread whose runner R is (an index into Free).
+    unsigned Owner;
+  };
+  std::mutex Mu;
+  std::condition_variable Freed;
+  // Guarded by Mu: finished batches by first workgroup, whether a thread
+  // is committing them, each thread's runners not holding one, and the end.
+  std::map<uint64_t, Finished> Waiting;
+  bool Committing = false, Stop = false;
+  std::vector<std::vector<WorkgroupRunner *>> Free(Threads);
+  std::optional<EmuError> Failure;
+
+  // Commits batches in grid order while the next one has finished. One
+  // thread at a time does it (Committing), outside the lock: a batch that
+  // must run again directly takes a while.
+  auto CommitReady = [&](std::unique_lock<std::mutex> &Lock) {
+    if (Committing)
+      return;
+    Committing = true;
+    for (;;) {
+      auto It = Waiting.find(Committed.load(std::memory_order_relaxed));
+      if (It == Waiting.end() || Stop)
+        break;
+      Finished F = It->second;
+      Waiting.erase(It);
+      Lock.unlock();
+      WorkgroupRunner &R = *F.R;
+      // Every older batch has committed: nothing else commits meanwhile.
+      if (!F.Oldest && !R.Promoted) {
+        if ((!F.Ok && R.Spec.gaveUp()) ||
+            !R.Spec.valid(WriteTick.data(), R.StartTick)) {
+          R.StartTick = uint32_t(F.G0);
+          R.begin(MemMode::Marked);
+          F.Ok = true;
+          for (uint64_t G = F.G0; G != F.G1 && F.Ok; ++G)
+            F.Ok = R.runWorkgroup(groupId(G));
+        } else {
+          R.Spec.commit(Device.data(), WriteTick.data(), R.Tick);
+        }
+      }
+      absorb(R.Stats, R.OpCount);
+      // A failed batch is never published as committed, so that no younger
+      // run can become the oldest and write device memory.
+      if (F.Ok)
+        Committed.store(F.G1, std::memory_order_release);
+      else
+        Cancel.store(true);
+      Lock.lock();
+      if (!F.Ok) {
+        Failure = std::move(*R.Fault);
+        Stop = true;
+      }
+      Free[F.Owner].push_back(F.R);
+      Freed.notify_all();
+    }
+    Committing = false;
+    Freed.notify_all();
+  };
+
+  auto Work = [&](unsigned Me) {
+    // Each thread allocates its own runners, away from the others' memory.
+    std::vector<std::unique_ptr<WorkgroupRunner>> Mine;
+    for (unsigned K = 0; K != RunnersPerThread; ++K) {
+      Mine.push_back(std::make_unique<WorkgroupRunner>(*this));
+      WorkgroupRunner &R = *Mine.back();
+      R.WriteTick = WriteTick.data();
+      R.Cancel = &Cancel;
+      R.Committed = &Committed;
+    }
+    {
+      std::lock_guard<std::mutex> Lock(Mu);
+      for (auto &R : Mine)
+        Free[Me].push_back(R.get());
+    }
     // Workgroups are claimed in batches of consecutive ones, sized so that
     // a batch is about TargetSteps steps: small workgroups would otherwise
     // spend more time waiting for their turn than running.
     uint64_t Batch = 1;
     for (;;) {
+      WorkgroupRunner *RP;
+      {
+        std::unique_lock<std::mutex> Lock(Mu);
+        Freed.wait(Lock, [&] { return !Free[Me].empty() || Stop; });
+        if (Stop)
+          break;
+        RP = Free[Me].back();
+        Free[Me].pop_back();
+      }
+      WorkgroupRunner &R = *RP;
       uint64_t G0 = NextClaim.fetch_add(Batch);
-      if (G0 >= NumGroups || Cancel.load())
-        return;
+      if (G0 >= NumGroups || Cancel.load()) {
+        std::lock_guard<std::mutex> Lock(Mu);
+        Free[Me].push_back(RP);
+        break;
+      }
       uint64_t G1 = std::min(G0 + Batch, NumGroups);
       // Everything committed so far is visible from here on.
       uint64_t Seen = Committed.load(std::memory_order_acquire);
@@ -2213,60 +2304,16 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       R.Tick = uint32_t(G1);
       R.Group = G0;
       bool Oldest = Seen == G0;
-      auto RunBatch = [&](MemMode M) {
-        R.begin(M);
-        for (uint64_t G = G0; G != G1; ++G)
-          if (!R.runWorkgroup(groupId(G)))
-            return false;
-        return true;
-      };
-      bool Ok = RunBatch(Oldest ? MemMode::Marked : MemMode::Speculative);
-      // Wait for the turn: spin a little first, since with short batches
-      // the older one is usually about to commit, and waking a blocked
-      // thread costs as much as a small workgroup.
-      for (unsigned Spin = 0; Spin != SpinBeforeBlocking; ++Spin) {
-        if (Committed.load(std::memory_order_acquire) == G0 || Cancel.load())
-          break;
-        std::this_thread::yield();
-      }
-      {
-        std::unique_lock<std::mutex> Lock(Mu);
-        Turn.wait(Lock, [&] { return NextCommit == G0 || Stop; });
-        if (Stop)
-          return;
-      }
-      // This thread holds the turn: nothing commits until it passes it on.
-      uint32_t Granules = Oldest ? 0 : R.Spec.granules();
-      if (!Oldest && !R.Promoted) {
-        if ((!Ok && R.Spec.gaveUp()) ||
-            !R.Spec.valid(WriteTick.data(), R.StartTick)) {
-          R.StartTick = uint32_t(G0);
-          Ok = RunBatch(MemMode::Marked);
-        } else {
-          R.Spec.commit(Device.data(), WriteTick.data(), R.Tick);
-        }
-      }
-      absorb(R.Stats, R.OpCount);
+      R.begin(Oldest ? MemMode::Marked : MemMode::Speculative);
+      bool Ok = true;
+      for (uint64_t G = G0; G != G1 && Ok; ++G)
+        Ok = R.runWorkgroup(groupId(G));
+      // The next batch: about TargetSteps steps, and well within the
+      // granules a speculative run may touch.
       uint64_t Steps = 0;
       for (uint64_t N : R.OpCount)
         Steps += N;
-      // A failed batch is never published as committed, so that no younger
-      // run can become the oldest and write device memory.
-      if (Ok)
-        Committed.store(G1, std::memory_order_release);
-      else
-        Cancel.store(true);
-      {
-        std::lock_guard<std::mutex> Lock(Mu);
-        if (!Ok) {
-          Failure = std::move(*R.Fault);
-          Stop = true;
-        }
-        NextCommit = G1;
-      }
-      Turn.notify_all();
-      // The next batch: about TargetSteps steps, and well within the
-      // granules a speculative run may touch.
+      uint32_t Granules = Oldest ? 0 : R.Spec.granules();
       uint64_t Done = G1 - G0;
       uint64_t PerGroup = std::max<uint64_t>(1, Steps / Done);
       Batch = std::clamp<uint64_t>(TargetSteps / PerGroup, 1, MaxBatch);
@@ -2277,13 +2324,25 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
         Batch = std::min<uint64_t>(
             Batch, std::max<uint64_t>(1, SpeculativeMemory::MaxGranules / 4 *
                                              Done / Granules));
+      std::unique_lock<std::mutex> Lock(Mu);
+      Waiting.emplace(G0, Finished{RP, G0, G1, Ok, Oldest, Me});
+      CommitReady(Lock);
+    }
+    // Wait until no batch of this thread's runners is still to commit:
+    // whoever commits reads them.
+    std::unique_lock<std::mutex> Lock(Mu);
+    Freed.wait(Lock, [&] { return Free[Me].size() == Mine.size() || Stop; });
+    if (Stop) {
+      // A failure stopped the commits: the waiting batches are dropped, but
+      // a thread may still be committing one of them.
+      Freed.wait(Lock, [&] { return !Committing; });
     }
   };
 
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T != Threads; ++T)
-    Pool.emplace_back(Work);
-  Work();
+    Pool.emplace_back(Work, T);
+  Work(0);
   for (std::thread &T : Pool)
     T.join();
   if (Failure)
