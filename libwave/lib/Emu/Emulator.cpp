@@ -2214,6 +2214,15 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   std::vector<std::vector<WorkgroupRunner *>> Free(Threads);
   std::optional<EmuError> Failure;
 
+  // Runs workgroups [G0, G1) on R in mode M; false when one stopped early.
+  auto RunBatch = [&](WorkgroupRunner &R, uint64_t G0, uint64_t G1, MemMode M) {
+    R.begin(M);
+    for (uint64_t G = G0; G != G1; ++G)
+      if (!R.runWorkgroup(groupId(G)))
+        return false;
+    return true;
+  };
+
   // Commits batches in grid order while the next one has finished. One
   // thread at a time does it (Committing), outside the lock: a batch that
   // must run again directly takes a while.
@@ -2234,10 +2243,7 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
         if ((!F.Ok && R.Spec.gaveUp()) ||
             !R.Spec.valid(WriteTick.data(), R.StartTick)) {
           R.StartTick = uint32_t(F.G0);
-          R.begin(MemMode::Marked);
-          F.Ok = true;
-          for (uint64_t G = F.G0; G != F.G1 && F.Ok; ++G)
-            F.Ok = R.runWorkgroup(groupId(G));
+          F.Ok = RunBatch(R, F.G0, F.G1, MemMode::Marked);
         } else {
           R.Spec.commit(Device.data(), WriteTick.data(), R.Tick);
         }
@@ -2304,10 +2310,8 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       R.Tick = uint32_t(G1);
       R.Group = G0;
       bool Oldest = Seen == G0;
-      R.begin(Oldest ? MemMode::Marked : MemMode::Speculative);
-      bool Ok = true;
-      for (uint64_t G = G0; G != G1 && Ok; ++G)
-        Ok = R.runWorkgroup(groupId(G));
+      bool Ok =
+          RunBatch(R, G0, G1, Oldest ? MemMode::Marked : MemMode::Speculative);
       // The next batch: about TargetSteps steps, and well within the
       // granules a speculative run may touch.
       uint64_t Steps = 0;
