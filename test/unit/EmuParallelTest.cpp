@@ -240,6 +240,69 @@ TEST(EmuParallel, ChainOfWorkgroups) {
   }
 }
 
+// A chain through the top lane of a coalesced load: workgroup g loads 32
+// words whose last one, alone in the next granule, is the word g-1 wrote, so
+// a speculative run must record both granules of the load. Each workgroup
+// also stores a word of its own first, in the load's upper granule, in its
+// lower one or elsewhere, so that the load also meets the run's own stores.
+TEST(EmuParallel, ChainThroughTheTopLaneOfACoalescedLoad) {
+  // X(h) = 256 (h + 2) is the word workgroup h writes: (h+1)(h+2)/2. r0 =
+  // offset of the own store from X(g-1); it stores 1000 (g + 1).
+  WbinFile F = assemble(R"(.kernel toplane
+    mov     r1, sr_workgroup_id_x
+    mov     r2, sr_lane_id
+    mov_imm r3, 256
+    mov_imm r6, 1
+    iadd    r7, r1, r6              ; g+1
+    imul    r4, r7, r3              ; X(g-1) = 256 (g+1)
+    iadd    r5, r4, r3              ; X(g)
+    mov_imm r9, 1000
+    imul    r9, r7, r9
+    iadd    r8, r4, r0
+    device_store_u32 r8, r9         ; the own store
+    mov_imm r9, 124
+    isub    r8, r4, r9
+    mov_imm r9, 4
+    imul    r10, r2, r9
+    iadd    r8, r8, r10             ; X(g-1) - 124 + 4 lane
+    device_load_u32 r11, r8
+    mov_imm r9, 7
+    imul    r10, r1, r9
+    mov_imm r9, 15
+    and     r10, r10, r9
+    mov_imm r9, 8
+    imul    r10, r10, r9
+    mov_imm r12, 0
+    loop
+        ucmp_le p1, r10, r12
+        break   p1
+        iadd    r12, r12, r6
+    endloop
+    mov_imm r9, 31
+    wave_broadcast r13, r11, r9     ; the top lane's word
+    iadd    r13, r13, r7
+    device_store_u32 r5, r13
+    halt
+.end
+)",
+                        4000, 100);
+  const uint32_t Groups = 64;
+  for (uint32_t Own : {4u, uint32_t(-128), 65536u}) {
+    SCOPED_TRACE("own store at X(g-1) + " + std::to_string(int32_t(Own)));
+    EmuConfig C = launch(Groups, 32, 32, 1 << 17);
+    C.SetRegs = {{0, Own}};
+    Outcome Seq = runAllJobs(F, C, {}, /*Repeats=*/3);
+    ASSERT_TRUE(Seq.Ok) << Seq.Error;
+    std::vector<uint8_t> Want(C.DeviceMemory, 0);
+    for (uint32_t G = 0; G != Groups; ++G) {
+      store32(Want, 256 * (G + 1) + Own, 1000 * (G + 1));
+      store32(Want, 256 * (G + 2), (G + 1) * (G + 2) / 2);
+    }
+    EXPECT_TRUE(sameBytes(Want, Seq.Mem));
+    EXPECT_TRUE(sameOutcome(Seq, runJobs(F, C, 8, {}))) << "Jobs = 8";
+  }
+}
+
 // Returning atomics hand thread i of workgroup g ticket g*T + i in every mode.
 TEST(EmuParallel, TicketsFromReturningAtomics) {
   WbinFile F = assemble(R"(.kernel tickets
@@ -1616,19 +1679,50 @@ TEST(EmuParallelSpec, WindowOfUniformGranulesMatchesSequentialOrder) {
     SpeculativeMemory S;
     S.begin(Mem.data(), Mem.size());
     // Seeds 1-20: one kind only; 21-40: another kind now and then; 41-60:
-    // also CAS. Granules 20..43, and a far one.
+    // also CAS. Granules 20..43, and a far one. Odd seeds apply waves of
+    // lanes with blindAtomicLanes(), some lanes off and now and then one
+    // out of bounds; even seeds one atomic at a time.
     unsigned OtherPercent = Seed <= 20 ? 0 : 2;
     auto Main = AtomicKind(Seed % 7); // add .. xor: all have an identity
     for (unsigned I = 0; I != 3000; ++I) {
-      uint32_t G = R.chance(5) ? 60 : 20 + R.below(24);
-      uint32_t A = G * 256 + 4 * R.below(64);
       AtomicKind K = Main;
       if (R.below(100) < OtherPercent)
         K = AtomicKind(Seed > 40 ? R.below(9) : R.below(8));
-      uint32_t V = R.below(1000), Cmp = R.below(1000);
-      uint32_t Old;
-      ASSERT_TRUE(S.atomic(A, K, V, Cmp, /*Blind=*/true, Old)) << I;
-      store32(Want, A, atomicResult(K, load32(Want, A), V, Cmp));
+      unsigned Lanes = Seed % 2 ? 1 + R.below(32) : 1;
+      uint32_t A[32], V[32], Cmp[32];
+      uint64_t Exec = 0;
+      int Bad = -1;
+      for (unsigned L = 0; L != Lanes; ++L) {
+        uint32_t G = R.chance(5) ? 60 : 20 + R.below(24);
+        A[L] = G * 256 + 4 * R.below(64);
+        V[L] = R.below(1000);
+        Cmp[L] = R.below(1000);
+        if (Lanes > 1 && R.chance(20)) {
+          A[L] = ~0u; // inactive: never read
+          continue;
+        }
+        Exec |= uint64_t(1) << L;
+        if (Bad < 0 && Lanes > 1 && R.chance(1)) {
+          A[L] = uint32_t(Mem.size()) - 2;
+          Bad = int(L);
+        }
+      }
+      int Got;
+      if (Lanes == 1) {
+        uint32_t Old;
+        ASSERT_TRUE(S.atomic(A[0], K, V[0], Cmp[0], /*Blind=*/true, Old)) << I;
+        Got = -1;
+      } else {
+        Got = withAtomicKind(K, [&](auto KC) {
+          return S.blindAtomicLanes<decltype(KC)::value>(A, V, Cmp, Exec,
+                                                         Mem.size());
+        });
+      }
+      ASSERT_EQ(Got, Bad) << I;
+      for (unsigned L = 0; L != (Bad < 0 ? Lanes : unsigned(Bad)); ++L)
+        if (Exec >> L & 1)
+          store32(Want, A[L],
+                  atomicResult(K, load32(Want, A[L]), V[L], Cmp[L]));
     }
     EXPECT_FALSE(S.gaveUp());
     EXPECT_EQ(Mem, Orig);

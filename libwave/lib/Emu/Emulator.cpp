@@ -842,6 +842,19 @@ inline uint32_t maxLane(const uint32_t *Ap, unsigned W) {
   return Max;
 }
 
+/// The smallest (\p Min) and the largest (\p Max) of the \p W lane values
+/// at \p Ap (one vectorized loop).
+inline void minMaxLane(const uint32_t *Ap, unsigned W, uint32_t &Min,
+                       uint32_t &Max) {
+  uint32_t Lo = ~0u, Hi = 0;
+  for (unsigned L = 0; L != W; ++L) {
+    Lo = std::min(Lo, Ap[L]);
+    Hi = std::max(Hi, Ap[L]);
+  }
+  Min = Lo;
+  Max = Hi;
+}
+
 /// Loads N bytes for each of the \p W lanes from Mem + Ap[lane] into rd
 /// (and the following registers for N > 4), without bounds checks: the
 /// caller has checked every address. Runs of 8 lanes that read one address
@@ -954,7 +967,7 @@ template <unsigned N>
 }
 
 /// speculativeLoadLanes/StoreLanes result: the run gave up (Speculation.h).
-constexpr int GaveUpLane = -2;
+constexpr int GaveUpLane = SpeculativeMemory::GaveUpLane;
 
 /// loadLanes for device memory seen through \p S: returns the first lane
 /// out of bounds, GaveUpLane, or -1.
@@ -967,9 +980,27 @@ speculativeLoadLanes(SpeculativeMemory &S, uint32_t *R, const uint32_t *WRow,
   // Record every lane's read first; when none touches this run's own
   // stores, the loads are the plain gather from committed memory.
   if (Exec == Full) {
-    // Whole wave: find the lanes that start a granule (vectorized), so that
-    // only those are looked up.
-    if (uint64_t(maxLane(Ap, W)) + N <= Size) {
+    uint32_t Lo, Hi;
+    minMaxLane(Ap, W, Lo, Hi);
+    if (uint64_t(Hi) + N <= Size) {
+      // Whole wave within two neighbouring granules (a coalesced access):
+      // the lowest and the highest lane touch both, so they are the ones
+      // to record.
+      uint64_t GLo = Lo >> GranuleLog,
+               GHi = (uint64_t(Hi) + N - 1) >> GranuleLog;
+      if (GHi - GLo <= 1) {
+        SpeculativeMemory::ReadKind K = S.prepareRead(GLo << GranuleLog, 1);
+        if (K == SpeculativeMemory::ReadKind::Plain && GHi != GLo)
+          K = S.prepareRead(GHi << GranuleLog, 1);
+        if (K == SpeculativeMemory::ReadKind::GaveUp)
+          return GaveUpLane;
+        if (K == SpeculativeMemory::ReadKind::Plain) {
+          gatherLanes<N>(R, WRow, Rd, Ap, W, Mem); // bounds checked above
+          return -1;
+        }
+      }
+      // Otherwise find the lanes that start a granule (vectorized), so that
+      // only those are looked up.
       uint64_t Starts = 1;
       for (unsigned L0 = 0; L0 < W; L0 += 8) {
         uint32_t Chunk = 0;
@@ -1046,33 +1077,6 @@ speculativeStoreLanes(SpeculativeMemory &S, const uint32_t *R,
       return GaveUpLane;
   }
   return -1;
-}
-
-/// Calls \p F with std::integral_constant<AtomicKind, K> for \p K, so that
-/// a lane loop in F has the operation as a constant.
-template <typename Fn> decltype(auto) withAtomicKind(AtomicKind K, Fn &&F) {
-  using enum AtomicKind;
-  switch (K) {
-  case Add:
-    return F(std::integral_constant<AtomicKind, Add>());
-  case Sub:
-    return F(std::integral_constant<AtomicKind, Sub>());
-  case Min:
-    return F(std::integral_constant<AtomicKind, Min>());
-  case Max:
-    return F(std::integral_constant<AtomicKind, Max>());
-  case And:
-    return F(std::integral_constant<AtomicKind, And>());
-  case Or:
-    return F(std::integral_constant<AtomicKind, Or>());
-  case Xor:
-    return F(std::integral_constant<AtomicKind, Xor>());
-  case Xchg:
-    return F(std::integral_constant<AtomicKind, Xchg>());
-  case Cas:
-    break;
-  }
-  return F(std::integral_constant<AtomicKind, Cas>());
 }
 
 /// Stamps the granules written by an N-byte store of every lane in \p Exec
@@ -1627,16 +1631,8 @@ template <bool Tracing, MemMode M>
           uint32_t *WT = WriteTick;
           const uint32_t T = Tick;
           SpeculativeMemory &S = Spec;
-          if (ThroughSpec && Blind) {
-            FORLANES(Exec) {
-              uint64_t Addr = A[L];
-              if (Addr + 4 > Bound)
-                return int(L);
-              if (!S.blindAtomic(Addr, K, V[L], Cmp[L]))
-                return GaveUpLane;
-            }
-            return -1;
-          }
+          if (ThroughSpec && Blind)
+            return S.blindAtomicLanes<K>(A, V, Cmp, Exec, Bound);
           FORLANES(Exec) {
             uint64_t Addr = A[L];
             if (Addr + 4 > Bound)

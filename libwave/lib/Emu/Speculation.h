@@ -39,6 +39,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 namespace wave::emu {
@@ -75,6 +76,33 @@ inline uint32_t atomicResult(AtomicKind K, uint32_t Old, uint32_t V,
     break;
   }
   return Old == V ? Cmp : Old;
+}
+
+/// Calls \p F with std::integral_constant<AtomicKind, K> for \p K, so that
+/// a lane loop in F has the operation as a constant.
+template <typename Fn> decltype(auto) withAtomicKind(AtomicKind K, Fn &&F) {
+  using enum AtomicKind;
+  switch (K) {
+  case Add:
+    return F(std::integral_constant<AtomicKind, Add>());
+  case Sub:
+    return F(std::integral_constant<AtomicKind, Sub>());
+  case Min:
+    return F(std::integral_constant<AtomicKind, Min>());
+  case Max:
+    return F(std::integral_constant<AtomicKind, Max>());
+  case And:
+    return F(std::integral_constant<AtomicKind, And>());
+  case Or:
+    return F(std::integral_constant<AtomicKind, Or>());
+  case Xor:
+    return F(std::integral_constant<AtomicKind, Xor>());
+  case Xchg:
+    return F(std::integral_constant<AtomicKind, Xchg>());
+  case Cas:
+    break;
+  }
+  return F(std::integral_constant<AtomicKind, Cas>());
 }
 
 /// The device memory view of one speculative workgroup run (see the file
@@ -213,6 +241,43 @@ public:
     }
     uint32_t Old;
     return atomicSlow(Addr, K, V, Cmp, /*Blind=*/true, Old);
+  }
+
+  /// Result of blindAtomicLanes() when the run gave up.
+  static constexpr int GaveUpLane = -2;
+
+  /// blindAtomic() of kind \p K for every lane L of \p Exec, in ascending
+  /// order: the word at \p A[L] with operands \p V[L] and \p Cmp[L].
+  /// Returns the first lane whose word is not within \p Bound bytes (the
+  /// lanes before it are applied), GaveUpLane, or -1.
+  template <AtomicKind K>
+  [[gnu::always_inline]] int
+  blindAtomicLanes(const uint32_t *A, const uint32_t *V, const uint32_t *Cmp,
+                   uint64_t Exec, uint64_t Bound) {
+    for (uint64_t Rem = Exec; Rem;) {
+      // The window in locals: the updates store through a uint32_t pointer,
+      // which could otherwise alias the members, reloaded at every lane.
+      const uint64_t WA = WinAddr, WB = K == WinKind ? WinBytes : 0;
+      uint32_t *WV = WinV + WinSkew;
+      for (; Rem; Rem &= Rem - 1) {
+        unsigned L = unsigned(std::countr_zero(Rem));
+        uint64_t Addr = A[L];
+        if (Addr + 4 > Bound)
+          return int(L);
+        uint64_t Off = Addr - WA;
+        if (Off >= WB || (Addr & 3))
+          break;
+        WV[Off >> 2] = combine(K, WV[Off >> 2], V[L]);
+      }
+      if (!Rem)
+        break;
+      // A lane outside the window: the general path, which may change it.
+      unsigned L = unsigned(std::countr_zero(Rem));
+      if (!blindAtomic(A[L], K, V[L], Cmp[L]))
+        return GaveUpLane;
+      Rem &= Rem - 1;
+    }
+    return -1;
   }
 
   /// True when no granule this run read was written by a commit with a
