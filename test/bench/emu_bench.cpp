@@ -1,7 +1,8 @@
 //===- emu_bench.cpp - Throughput of the reference emulator ---------------===//
 //
 // Google Benchmark programs for wave::emu::Emulator (test/bench/README.md),
-// each run with 1 and with 2 threads (EmuConfig::Jobs, wave-run --jobs):
+// each run with 1 and with 2 threads (EmuConfig::Jobs, wave-run --jobs), and
+// as two single-threaded copies at once (copies:2, the machine's baseline):
 //
 // * BM_Gemm: a register-blocked f32 GEMM built with wave::Inst (each thread
 //   computes a 4x4 tile of C with 16 fma per k step), 256x256 and
@@ -18,8 +19,10 @@
 //
 // Every run checks its result against a scalar C++ computation. Counters:
 // wave_instr/s (emulator steps per second, wall clock) and lane_ops/s
-// (wave instructions x 32 lanes). The program ends with a table of the
-// 2-thread speedup of each benchmark (wall time of --jobs 1 over --jobs 2).
+// (wave instructions x 32 lanes; both copies for copies:2). The program
+// ends with a table per benchmark: the 2-thread speedup (wall time of
+// --jobs 1 over --jobs 2), the machine's (twice the --jobs 1 time over that
+// of the two copies) and the first as a percentage of the second.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/AsmParser.h"
@@ -37,7 +40,10 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 using namespace wave;
 using namespace wave::emu;
@@ -134,36 +140,59 @@ WbinFile makeReduction() {
   return P.build();
 }
 
-/// Runs \p File with \p C (Jobs from the benchmark's second argument)
-/// once per iteration: \p Fill prepares device memory (not timed), \p Check
+/// Runs \p File with \p C once per iteration, Jobs from the benchmark's
+/// second argument: \p Fill prepares device memory (not timed), \p Check
 /// verifies it afterwards (not timed) and returns an error text or "".
+/// With a third argument (copies) of 2, each iteration runs two copies of
+/// the kernel at once, each on its own thread with its own emulator and
+/// device memory: what the machine gives two threads that share nothing,
+/// the baseline of the 2-thread speedup.
 void runKernel(benchmark::State &State, const WbinFile &File, EmuConfig C,
                const std::function<void(uint8_t *)> &Fill,
                const std::function<std::string(const uint8_t *)> &Check) {
   C.WaveWidth = WaveWidth;
   C.MaxInstructions = 0;
   C.Jobs = unsigned(State.range(1));
+  const unsigned Copies = unsigned(State.range(2));
   uint64_t WaveInstr = 0;
+  // The emulators of an iteration are destroyed in the next one's untimed
+  // part: freeing device memory is not part of the run.
+  std::vector<std::unique_ptr<Emulator>> Emus(Copies);
   for (auto _ : State) {
     State.PauseTiming();
-    auto E = Emulator::create(File, C);
-    if (!E) {
-      State.SkipWithError(llvm::toString(E.takeError()).c_str());
-      return;
+    for (std::unique_ptr<Emulator> &Emu : Emus) {
+      Emu.reset();
+      auto E = Emulator::create(File, C);
+      if (!E) {
+        State.SkipWithError(llvm::toString(E.takeError()).c_str());
+        return;
+      }
+      Emu = std::move(*E);
+      Fill(Emu->deviceMemory().data());
     }
-    uint8_t *M = (*E)->deviceMemory().data();
-    Fill(M);
     State.ResumeTiming();
-    if (llvm::Error Err = (*E)->run()) {
+    llvm::Error Err = llvm::Error::success();
+    if (Copies == 2) {
+      llvm::Error Other = llvm::Error::success();
+      std::thread T([&] { Other = Emus[1]->run(); });
+      Err = Emus[0]->run();
+      T.join();
+      Err = llvm::joinErrors(std::move(Err), std::move(Other));
+    } else {
+      Err = Emus[0]->run();
+    }
+    State.PauseTiming();
+    if (Err) {
       State.SkipWithError(llvm::toString(std::move(Err)).c_str());
       return;
     }
-    State.PauseTiming();
-    WaveInstr += (*E)->stats().Instructions;
-    std::string Bad = Check(M);
-    if (!Bad.empty()) {
-      State.SkipWithError(Bad.c_str());
-      return;
+    for (std::unique_ptr<Emulator> &Emu : Emus) {
+      WaveInstr += Emu->stats().Instructions;
+      std::string Bad = Check(Emu->deviceMemory().data());
+      if (!Bad.empty()) {
+        State.SkipWithError(Bad.c_str());
+        return;
+      }
     }
     State.ResumeTiming();
   }
@@ -401,13 +430,15 @@ void BM_Divergent(benchmark::State &State) {
       });
 }
 
-// Every benchmark runs with Jobs = 1 and 2; wall time, so that the
-// 2-thread runs are not credited with their second thread's CPU time.
+// Every benchmark runs with Jobs = 1 and 2, and as two copies of the
+// Jobs = 1 run at once; wall time, so that the 2-thread runs are not
+// credited with their second thread's CPU time.
 #define WAVE_EMU_BENCH(FN, SIZE)                                               \
   BENCHMARK(FN)                                                                \
-      ->ArgNames({"size", "jobs"})                                             \
-      ->Args({SIZE, 1})                                                        \
-      ->Args({SIZE, 2})                                                        \
+      ->ArgNames({"size", "jobs", "copies"})                                   \
+      ->Args({SIZE, 1, 1})                                                     \
+      ->Args({SIZE, 2, 1})                                                     \
+      ->Args({SIZE, 1, 2})                                                     \
       ->UseRealTime()                                                          \
       ->Unit(benchmark::kMillisecond)
 WAVE_EMU_BENCH(BM_Gemm, 256);
@@ -419,35 +450,59 @@ WAVE_EMU_BENCH(BM_Histogram, 1 << 20);
 WAVE_EMU_BENCH(BM_Histogram, 1 << 22);
 WAVE_EMU_BENCH(BM_Divergent, 16384);
 
-/// Console output plus, at the end, each benchmark's 2-thread speedup.
+/// Console output plus, at the end, a table per benchmark: the wall time
+/// of Jobs = 1, of Jobs = 2 and of two Jobs = 1 copies at once; the
+/// 2-thread speedup; the machine's (twice the Jobs = 1 time over that of
+/// the two copies: what two threads that share nothing get); and the
+/// speedup as a fraction of the machine's.
 class SpeedupReporter : public benchmark::ConsoleReporter {
 public:
   void ReportRuns(const std::vector<Run> &Runs) override {
     ConsoleReporter::ReportRuns(Runs);
     for (const Run &R : Runs) {
-      if (R.error_occurred || R.run_type != Run::RT_Iteration)
+      // One repetition's time, or the median of the repetitions, which
+      // wins (--benchmark_repetitions).
+      bool Median =
+          R.run_type == Run::RT_Aggregate && R.aggregate_name == "median";
+      if (R.error_occurred || (R.run_type != Run::RT_Iteration && !Median))
         continue;
-      std::string Name = R.benchmark_name();
-      size_t At = Name.find("/jobs:");
-      if (At == std::string::npos)
+      std::string Name = R.run_name.str();
+      size_t At = Name.find("/jobs:"), CopiesAt = Name.find("/copies:");
+      if (At == std::string::npos || CopiesAt == std::string::npos)
         continue;
       std::string Key = Name.substr(0, At);
       int Jobs = std::atoi(Name.c_str() + At + 6);
-      Times[Key][Jobs] = R.GetAdjustedRealTime();
+      int Copies = std::atoi(Name.c_str() + CopiesAt + 8);
+      int Slot = Copies == 2 ? 0 : Jobs;
+      if (Median || !FromMedian[Key].count(Slot))
+        Times[Key][Slot] = R.GetAdjustedRealTime();
+      if (Median)
+        FromMedian[Key].insert(Slot);
     }
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    std::printf("\n%-28s %12s %12s %8s\n", "2-thread speedup", "jobs:1",
-                "jobs:2", "ratio");
-    for (auto &[Key, ByJobs] : Times)
-      if (ByJobs.count(1) && ByJobs.count(2))
-        std::printf("%-28s %12.3f %12.3f %7.2fx\n", Key.c_str(), ByJobs[1],
-                    ByJobs[2], ByJobs[1] / ByJobs[2]);
+    std::printf("\n%-28s %9s %9s %9s %8s %8s %6s\n", "2-thread speedup (ms)",
+                "jobs:1", "jobs:2", "2 copies", "speedup", "machine", "of it");
+    for (auto &[Key, T] : Times) {
+      if (!T.count(1) || !T.count(2))
+        continue;
+      double Speedup = T[1] / T[2];
+      std::printf("%-28s %9.3f %9.3f", Key.c_str(), T[1], T[2]);
+      if (T.count(0)) {
+        double Machine = 2 * T[1] / T[0];
+        std::printf(" %9.3f %7.2fx %7.2fx %5.0f%%\n", T[0], Speedup, Machine,
+                    100 * Speedup / Machine);
+      } else {
+        std::printf(" %9s %7.2fx\n", "-", Speedup);
+      }
+    }
   }
 
 private:
+  /// Per benchmark: wall time by Jobs, and of the two copies under 0.
   std::map<std::string, std::map<int, double>> Times;
+  std::map<std::string, std::set<int>> FromMedian;
 };
 
 } // namespace
