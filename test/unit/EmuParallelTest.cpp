@@ -1732,6 +1732,50 @@ TEST(EmuParallelSpec, WindowOfUniformGranulesMatchesSequentialOrder) {
   }
 }
 
+// A window over the last, partial granule of memory: its lanes below the end
+// apply there, the first one past the end is reported, and nothing after it
+// or past the end is written. A misaligned word in the window is not one of
+// its words.
+TEST(EmuParallelSpec, WindowAtTheEndOfMemory) {
+  // 760 bytes of memory (granule 2 is 248 bytes long) and 8 canary bytes.
+  std::vector<uint8_t> Buf = pattern(768), Orig = Buf;
+  const uint64_t Size = 760;
+  SpeculativeMemory S;
+  S.begin(Buf.data(), Size);
+  uint32_t Old;
+  ASSERT_TRUE(S.atomic(512, AtomicKind::Add, 1, 0, /*Blind=*/true, Old));
+  const uint32_t A[4] = {516, 756, 760, 600}, V[4] = {10, 20, 30, 40},
+                 Cmp[4] = {};
+  EXPECT_EQ(S.blindAtomicLanes<AtomicKind::Add>(A, V, Cmp, 0xF, Size), 2);
+  // Lanes 1 and 3 alone: the last word is in the window, 600 too.
+  const uint32_t B[2] = {756, 600}, W[2] = {5, 6};
+  EXPECT_EQ(S.blindAtomicLanes<AtomicKind::Add>(B, W, Cmp, 0x3, Size), -1);
+  EXPECT_FALSE(S.gaveUp());
+  std::vector<uint32_t> Tick(3, 0);
+  S.commit(Buf.data(), Tick.data(), 1);
+  std::vector<uint8_t> Want = Orig;
+  store32(Want, 512, load32(Orig, 512) + 1);
+  store32(Want, 516, load32(Orig, 516) + 10);
+  store32(Want, 756, load32(Orig, 756) + 20 + 5);
+  store32(Want, 600, load32(Orig, 600) + 6);
+  EXPECT_TRUE(sameBytes(Want, Buf));
+
+  // The misaligned word at 522 overlaps the one at 520: both apply in
+  // program order, through the log.
+  Orig = Buf;
+  S.begin(Buf.data(), Size);
+  ASSERT_TRUE(S.atomic(512, AtomicKind::Add, 1, 0, /*Blind=*/true, Old));
+  const uint32_t C[2] = {520, 522};
+  EXPECT_EQ(S.blindAtomicLanes<AtomicKind::Add>(C, W, Cmp, 0x3, Size), -1);
+  EXPECT_FALSE(S.gaveUp());
+  S.commit(Buf.data(), Tick.data(), 2);
+  Want = Orig;
+  store32(Want, 512, load32(Orig, 512) + 1);
+  store32(Want, 520, load32(Want, 520) + 5);
+  store32(Want, 522, load32(Want, 522) + 6);
+  EXPECT_TRUE(sameBytes(Want, Buf));
+}
+
 // A run gives up exactly in the documented cases, and begin() starts afresh.
 TEST(EmuParallelSpec, GivesUp) {
   std::vector<uint8_t> Mem((SpeculativeMemory::MaxGranules + 2) * 256, 0);

@@ -257,22 +257,28 @@ public:
     for (uint64_t Rem = Exec; Rem;) {
       // The window in locals: the updates store through a uint32_t pointer,
       // which could otherwise alias the members, reloaded at every lane.
-      const uint64_t WA = WinAddr, WB = K == WinKind ? WinBytes : 0;
-      uint32_t *WV = WinV + WinSkew;
-      for (; Rem; Rem &= Rem - 1) {
-        unsigned L = unsigned(std::countr_zero(Rem));
-        uint64_t Addr = A[L];
-        if (Addr + 4 > Bound)
-          return int(L);
-        uint64_t Off = Addr - WA;
-        if (Off >= WB || (Addr & 3))
+      // Its words below Bound only, so that a lane in it is in bounds.
+      if (K == WinKind) {
+        const uint64_t WA = WinAddr;
+        const uint64_t Words =
+            std::min(WinBytes / 4, Bound > WA ? (Bound - WA) / 4 : 0);
+        uint32_t *WV = WinV + WinSkew;
+        for (; Rem; Rem &= Rem - 1) {
+          unsigned L = unsigned(std::countr_zero(Rem));
+          // The word index; rotating moves the low bits of a misaligned
+          // offset (and the borrow of one below WA) to the top.
+          uint64_t Idx = std::rotr(A[L] - WA, 2);
+          if (Idx >= Words)
+            break;
+          WV[Idx] = combine(K, WV[Idx], V[L]);
+        }
+        if (!Rem)
           break;
-        WV[Off >> 2] = combine(K, WV[Off >> 2], V[L]);
       }
-      if (!Rem)
-        break;
       // A lane outside the window: the general path, which may change it.
       unsigned L = unsigned(std::countr_zero(Rem));
+      if (uint64_t(A[L]) + 4 > Bound)
+        return int(L);
       if (!blindAtomic(A[L], K, V[L], Cmp[L]))
         return GaveUpLane;
       Rem &= Rem - 1;
