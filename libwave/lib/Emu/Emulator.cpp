@@ -51,9 +51,12 @@
 #include <climits>
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <type_traits>
 
@@ -2186,8 +2189,15 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   // Speculation.h: batches of workgroups run Threads at a time and commit
   // in grid order; the commit of batch [G0, G1) has tick G1, the number of
   // workgroups committed after it.
-  std::vector<uint32_t> WriteTick(
-      size_t((Device.size() + GranuleSize - 1) >> GranuleLog), 0);
+  // calloc: pages of the ticks are touched only as granules are stamped or
+  // validated, not all of them before the first workgroup starts.
+  std::unique_ptr<uint32_t[], decltype(&std::free)> WriteTick(
+      static_cast<uint32_t *>(std::calloc(
+          std::max<size_t>(1, (Device.size() + GranuleSize - 1) >> GranuleLog),
+          sizeof(uint32_t))),
+      &std::free);
+  if (!WriteTick)
+    throw std::bad_alloc();
   std::atomic<uint64_t> NextClaim{0}, Committed{0};
   std::atomic<bool> Cancel{false};
 
@@ -2237,11 +2247,11 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       // Every older batch has committed: nothing else commits meanwhile.
       if (!F.Oldest && !R.Promoted) {
         if ((!F.Ok && R.Spec.gaveUp()) ||
-            !R.Spec.valid(WriteTick.data(), R.StartTick)) {
+            !R.Spec.valid(WriteTick.get(), R.StartTick)) {
           R.StartTick = uint32_t(F.G0);
           F.Ok = RunBatch(R, F.G0, F.G1, MemMode::Marked);
         } else {
-          R.Spec.commit(Device.data(), WriteTick.data(), R.Tick);
+          R.Spec.commit(Device.data(), WriteTick.get(), R.Tick);
         }
       }
       absorb(R.Stats, R.OpCount);
@@ -2269,7 +2279,7 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
     for (unsigned K = 0; K != RunnersPerThread; ++K) {
       Mine.push_back(std::make_unique<WorkgroupRunner>(*this));
       WorkgroupRunner &R = *Mine.back();
-      R.WriteTick = WriteTick.data();
+      R.WriteTick = WriteTick.get();
       R.Cancel = &Cancel;
       R.Committed = &Committed;
     }
