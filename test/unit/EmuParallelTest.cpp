@@ -240,15 +240,19 @@ TEST(EmuParallel, ChainOfWorkgroups) {
   }
 }
 
-// A chain through the top lane of a coalesced load: workgroup g loads 32
-// words whose last one, alone in the next granule, is the word g-1 wrote, so
-// a speculative run must record both granules of the load. Each workgroup
-// also stores a word of its own first, in the load's upper granule, in its
-// lower one or elsewhere, so that the load also meets the run's own stores.
-TEST(EmuParallel, ChainThroughTheTopLaneOfACoalescedLoad) {
+// A chain through the top lane of a whole-wave load: workgroup g loads 32
+// words whose last one, alone in its granule, is the word g-1 wrote, so a
+// speculative run must record that granule too. The other lanes read the
+// granule just below (a coalesced load over two granules) or one far away
+// (a wave reading two rows of a matrix). Each workgroup also stores a word
+// of its own first, in the top lane's granule, in the one below or
+// elsewhere, so that the load also meets the run's own stores.
+TEST(EmuParallel, ChainThroughTheTopLaneOfAWaveLoad) {
   // X(h) = 256 (h + 2) is the word workgroup h writes: (h+1)(h+2)/2. r0 =
-  // offset of the own store from X(g-1); it stores 1000 (g + 1).
+  // offset of the own store from X(g-1), where it stores 1000 (g + 1); r1
+  // = offset of lanes 0..30 from X(g-1) - 124 + 4 lane (zeros).
   WbinFile F = assemble(R"(.kernel toplane
+    mov     r14, r1
     mov     r1, sr_workgroup_id_x
     mov     r2, sr_lane_id
     mov_imm r3, 256
@@ -265,6 +269,9 @@ TEST(EmuParallel, ChainThroughTheTopLaneOfACoalescedLoad) {
     mov_imm r9, 4
     imul    r10, r2, r9
     iadd    r8, r8, r10             ; X(g-1) - 124 + 4 lane
+    mov_imm r9, 31
+    ucmp_lt p1, r2, r9
+    @p1 iadd r8, r8, r14            ; lanes 0..30: + r1
     device_load_u32 r11, r8
     mov_imm r9, 7
     imul    r10, r1, r9
@@ -287,20 +294,23 @@ TEST(EmuParallel, ChainThroughTheTopLaneOfACoalescedLoad) {
 )",
                         4000, 100);
   const uint32_t Groups = 64;
-  for (uint32_t Own : {4u, uint32_t(-128), 65536u}) {
-    SCOPED_TRACE("own store at X(g-1) + " + std::to_string(int32_t(Own)));
-    EmuConfig C = launch(Groups, 32, 32, 1 << 17);
-    C.SetRegs = {{0, Own}};
-    Outcome Seq = runAllJobs(F, C, {}, /*Repeats=*/3);
-    ASSERT_TRUE(Seq.Ok) << Seq.Error;
-    std::vector<uint8_t> Want(C.DeviceMemory, 0);
-    for (uint32_t G = 0; G != Groups; ++G) {
-      store32(Want, 256 * (G + 1) + Own, 1000 * (G + 1));
-      store32(Want, 256 * (G + 2), (G + 1) * (G + 2) / 2);
+  for (uint32_t Apart : {0u, 0x8000u})
+    for (uint32_t Own : {4u, uint32_t(-128), 65536u}) {
+      SCOPED_TRACE("lanes 0..30 " + std::to_string(Apart) +
+                   " bytes further, own store at X(g-1) + " +
+                   std::to_string(int32_t(Own)));
+      EmuConfig C = launch(Groups, 32, 32, 1 << 17);
+      C.SetRegs = {{0, Own}, {1, Apart}};
+      Outcome Seq = runAllJobs(F, C, {}, /*Repeats=*/3);
+      ASSERT_TRUE(Seq.Ok) << Seq.Error;
+      std::vector<uint8_t> Want(C.DeviceMemory, 0);
+      for (uint32_t G = 0; G != Groups; ++G) {
+        store32(Want, 256 * (G + 1) + Own, 1000 * (G + 1));
+        store32(Want, 256 * (G + 2), (G + 1) * (G + 2) / 2);
+      }
+      EXPECT_TRUE(sameBytes(Want, Seq.Mem));
+      EXPECT_TRUE(sameOutcome(Seq, runJobs(F, C, 8, {}))) << "Jobs = 8";
     }
-    EXPECT_TRUE(sameBytes(Want, Seq.Mem));
-    EXPECT_TRUE(sameOutcome(Seq, runJobs(F, C, 8, {}))) << "Jobs = 8";
-  }
 }
 
 // Returning atomics hand thread i of workgroup g ticket g*T + i in every mode.

@@ -1002,6 +1002,27 @@ speculativeLoadLanes(SpeculativeMemory &S, uint32_t *R, const uint32_t *WRow,
           return -1;
         }
       }
+      // Or every lane within the granule of the first or of the last lane,
+      // apart (a wave of a GEMM reading two rows): those two.
+      uint32_t GFirst = Ap[0] >> GranuleLog, GLast = Ap[W - 1] >> GranuleLog;
+      bool InFirstOrLast = true;
+      for (unsigned L = 0; L != W; ++L) {
+        uint32_t A = Ap[L], G = A >> GranuleLog;
+        InFirstOrLast &= ((G == GFirst) | (G == GLast)) &
+                         ((A & (GranuleSize - 1)) + N <= GranuleSize);
+      }
+      if (InFirstOrLast) {
+        SpeculativeMemory::ReadKind K =
+            S.prepareRead(uint64_t(GFirst) << GranuleLog, 1);
+        if (K == SpeculativeMemory::ReadKind::Plain)
+          K = S.prepareRead(uint64_t(GLast) << GranuleLog, 1);
+        if (K == SpeculativeMemory::ReadKind::GaveUp)
+          return GaveUpLane;
+        if (K == SpeculativeMemory::ReadKind::Plain) {
+          gatherLanes<N>(R, WRow, Rd, Ap, W, Mem); // bounds checked above
+          return -1;
+        }
+      }
       // Otherwise find the lanes that start a granule (vectorized), so that
       // only those are looked up.
       uint64_t Starts = 1;
