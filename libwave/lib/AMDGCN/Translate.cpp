@@ -93,6 +93,7 @@ struct Region {
   int Parent = -1;
   unsigned Begin = 0; ///< index of the `if`/`else`/`loop`.
   unsigned End = 0;   ///< index of the `else`/`endif`/`endloop`.
+  unsigned Opener = 0; ///< index of the `if` (both parts) or `loop`.
   int Frame = -1;     ///< control frame (an if's two parts share one).
   bool HasBarrier = false;
   bool Uniform = true;
@@ -208,6 +209,15 @@ bool isLocalMem(Opcode Op) {
   return (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalStoreU128) ||
          isLocalAtomic(Op) || Op == Opcode::MmaLoadA ||
          Op == Opcode::MmaLoadB || Op == Opcode::MmaStoreC;
+}
+
+/// Whether \p Op reads its source register (rs1) in other lanes, active
+/// or not (ISA.md §4.14: a wave shuffle or broadcast reads "the current
+/// register value of that lane whether or not it is active").
+bool readsOtherLanes(Opcode Op) {
+  return Op == Opcode::WaveShuffle || Op == Opcode::WaveShuffleUp ||
+         Op == Opcode::WaveShuffleDown || Op == Opcode::WaveShuffleXor ||
+         Op == Opcode::WaveBroadcast;
 }
 
 /// The registers (analysis ids) \p I reads and writes. The instruction
@@ -353,6 +363,9 @@ private:
   std::vector<char> WebDivergent; ///< indexed by root def id.
   std::vector<char> WebScalar;    ///< root def id: lives in an SGPR.
   std::vector<char> DefMerges;    ///< def id: partial def, merges.
+  /// Root def id: a wave shuffle or broadcast reads the web in other
+  /// lanes, so it lives in a VGPR whose every lane holds that lane's value.
+  std::vector<char> CrossLaneWeb;
   /// Merging def id: the innermost region holding the def and every use it
   /// reaches. Lanes that ran the def and lanes that did not meet only at
   /// those uses, so the value stays uniform when every region between the
@@ -718,7 +731,7 @@ Error KernelLowering::structure() {
       Frames.push_back(Fr);
       Region R{O.I.Op == Opcode::Loop ? RegionKind::Loop : RegionKind::Then};
       R.Parent = Cur;
-      R.Begin = Idx;
+      R.Begin = R.Opener = Idx;
       R.Frame = int(Frames.size() - 1);
       Regions.push_back(R);
       RStack.push_back(int(Regions.size() - 1));
@@ -732,6 +745,7 @@ Error KernelLowering::structure() {
       Region R{RegionKind::Else};
       R.Parent = Regions[Cur].Parent;
       R.Begin = Idx;
+      R.Opener = Regions[Cur].Opener;
       R.Frame = Regions[Cur].Frame;
       Frames[R.Frame].HasElse = true;
       RStack.back() = int(Regions.size());
@@ -787,7 +801,26 @@ static void mergeInto(SmallVector<unsigned, 2> &Dst,
   llvm::sort(Dst);
 }
 
+/// Reaching definitions over the paths a single lane can take (ISA.md
+/// §4.15 with D5, D6, D9 default): an `if` sends each lane into its then-
+/// or its else-part (or past the region), `break` takes the breaking lanes
+/// to the loop's exit, `continue` takes them round to the loop's header,
+/// and a lane leaves a loop only through a `break`. The flattened order,
+/// which runs both parts of an `if` one after the other, is the wave's
+/// path, not a lane's: a value defined in a then-part does not reach its
+/// else-part, and a value live into a region reaches past it in the lanes
+/// that skip it.
 void KernelLowering::reachingDefs() {
+  using State = std::vector<SmallVector<unsigned, 2>>;
+  auto Merge = [](State &Dst, const State &Src) {
+    bool Grew = false;
+    for (unsigned R = 0; R < NumAnalysisRegs; ++R) {
+      size_t Before = Dst[R].size();
+      mergeInto(Dst[R], Src[R]);
+      Grew |= Dst[R].size() != Before;
+    }
+    return Grew;
+  };
   Defs.clear();
   for (unsigned R = 0; R < NumAnalysisRegs; ++R)
     Defs.push_back({R, -1});
@@ -808,65 +841,142 @@ void KernelLowering::reachingDefs() {
         Defs.push_back({R, int(Idx)});
       }
   }
-  // Loop header index -> state arriving over the back edge.
-  std::map<unsigned, std::vector<SmallVector<unsigned, 2>>> BackEdge;
-  std::vector<unsigned> LoopHeadOf(Ops.size(), ~0u);
-  for (const Region &R : Regions)
-    if (R.Kind == RegionKind::Loop)
-      LoopHeadOf[R.End] = R.Begin;
+  // Loop (index of its `loop`) -> the state arriving over its back edge
+  // (the end of the body and every `continue`), from the last sweep.
+  std::map<unsigned, State> BackEdge;
   bool Changed = true;
   while (Changed) {
     Changed = false;
-    std::vector<SmallVector<unsigned, 2>> Cur(NumAnalysisRegs);
+    State Cur(NumAnalysisRegs);
     for (unsigned R = 0; R < NumAnalysisRegs; ++R)
       Cur[R] = {R};
+    // Open regions, innermost last: for an `if`, the state at the `if`
+    // and, once its else-part begins, the state at the end of its
+    // then-part; for a loop, the state its `break`s take to its exit.
+    struct Open {
+      unsigned Begin;
+      State AtIf, ThenEnd, Exit;
+      bool Broken = false;
+    };
+    std::vector<Open> Stack;
     // CallEnd index -> state arriving over a skipped call or a return.
-    std::map<unsigned, std::vector<SmallVector<unsigned, 2>>> Jumps;
+    std::map<unsigned, State> Jumps;
     for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
       const WOp &O = Ops[Idx];
       if (O.Kind == WOpKind::CallEnd) {
         auto It = Jumps.find(Idx);
         if (It != Jumps.end())
-          for (unsigned R = 0; R < NumAnalysisRegs; ++R)
-            mergeInto(Cur[R], It->second[R]);
+          Merge(Cur, It->second);
       }
-      if (O.I.Op == Opcode::Loop) {
+      if (O.Kind == WOpKind::Inst && O.I.Op == Opcode::Loop) {
         auto It = BackEdge.find(Idx);
         if (It != BackEdge.end())
-          for (unsigned R = 0; R < NumAnalysisRegs; ++R)
-            mergeInto(Cur[R], It->second[R]);
+          Merge(Cur, It->second);
       }
       OpUses[Idx].clear();
       for (unsigned R : UseRegs[Idx])
         OpUses[Idx].push_back({R, Cur[R]});
       // A def also records what it may merge with, as a pseudo-use of its
       // own register (only consulted when the def turns out partial).
-      for (unsigned K2 = 0; K2 < DefRegs[Idx].size(); ++K2) {
-        unsigned R = DefRegs[Idx][K2];
+      for (unsigned R : DefRegs[Idx])
         if (!is_contained(UseRegs[Idx], R))
           OpUses[Idx].push_back({R | 0x10000, Cur[R]});
-      }
       for (unsigned D : OpDefs[Idx])
         Cur[Defs[D].Reg] = {D};
       if ((O.Kind == WOpKind::CallBegin || O.Kind == WOpKind::FuncReturn) &&
           O.I.isPredicated()) {
-        auto &J = Jumps[unsigned(O.Target)];
+        State &J = Jumps[unsigned(O.Target)];
         if (J.empty())
           J.assign(NumAnalysisRegs, {});
-        for (unsigned R = 0; R < NumAnalysisRegs; ++R)
-          mergeInto(J[R], Cur[R]);
+        Merge(J, Cur);
       }
-      if (LoopHeadOf[Idx] != ~0u) {
-        auto &BE = BackEdge[LoopHeadOf[Idx]];
+      if (O.Kind != WOpKind::Inst)
+        continue;
+      auto InnermostLoop = [&]() -> Open & {
+        for (auto It = Stack.rbegin(); It != Stack.rend(); ++It)
+          if (Ops[It->Begin].I.Op == Opcode::Loop)
+            return *It;
+        llvm_unreachable("break/continue outside a loop (structure())");
+      };
+      switch (O.I.Op) {
+      case Opcode::If:
+        Stack.push_back({Idx, Cur, {}, {}});
+        break;
+      case Opcode::Loop:
+        Stack.push_back({Idx, {}, {}, State(NumAnalysisRegs)});
+        break;
+      case Opcode::Else:
+        Stack.back().ThenEnd = Cur;
+        Cur = Stack.back().AtIf;
+        break;
+      case Opcode::Endif: {
+        Open &Top = Stack.back();
+        // Lanes come from the then-part and the else-part, or past the
+        // then-part when there is no else-part.
+        Merge(Cur, Top.ThenEnd.empty() ? Top.AtIf : Top.ThenEnd);
+        Stack.pop_back();
+        break;
+      }
+      case Opcode::Break: {
+        Open &L = InnermostLoop();
+        Merge(L.Exit, Cur);
+        L.Broken = true;
+        break;
+      }
+      case Opcode::Continue: {
+        State &BE = BackEdge[InnermostLoop().Begin];
         if (BE.empty())
           BE.assign(NumAnalysisRegs, {});
-        for (unsigned R = 0; R < NumAnalysisRegs; ++R) {
-          size_t Before = BE[R].size();
-          mergeInto(BE[R], Cur[R]);
-          if (BE[R].size() != Before)
-            Changed = true;
-        }
+        Changed |= Merge(BE, Cur);
+        break;
       }
+      case Opcode::Endloop: {
+        Open &Top = Stack.back();
+        State &BE = BackEdge[Top.Begin];
+        if (BE.empty())
+          BE.assign(NumAnalysisRegs, {});
+        Changed |= Merge(BE, Cur);
+        // Lanes leave only through a `break`; a loop without one is left
+        // by no lane (the wave halts inside it), so what follows keeps
+        // the state at its end (unreachable, but kept defined).
+        if (Top.Broken)
+          Cur = std::move(Top.Exit);
+        Stack.pop_back();
+        break;
+      }
+      default:
+        break;
+      }
+    }
+  }
+  // A wave shuffle or broadcast also reads its source in lanes that are
+  // not on this lane's path: lanes parked in an enclosing `if` or outside
+  // a `break`, halted lanes and lanes past the workgroup's end (which
+  // hold the register's initial value). Any definition the wave has run
+  // by then, in this pass over the code or an earlier iteration of a loop
+  // around it, may be the value such a lane holds.
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+    const WOp &O = Ops[Idx];
+    if (O.Kind != WOpKind::Inst || !readsOtherLanes(O.I.Op))
+      continue;
+    unsigned Src = O.I.Rs1 & 0xFF;
+    if (!exists(Src))
+      continue;
+    // Ops [First, Last]: the outermost loop around the op, if any.
+    unsigned First = Idx, Last = Idx;
+    for (int R = O.Region; R >= 0; R = Regions[R].Parent)
+      if (Regions[R].Kind == RegionKind::Loop)
+        First = Regions[R].Begin, Last = Regions[R].End;
+    for (auto &[R, Ds] : OpUses[Idx]) {
+      if (R != Src)
+        continue;
+      SmallVector<unsigned, 2> All = {Src};
+      for (unsigned D = NumAnalysisRegs; D < Defs.size(); ++D)
+        if (Defs[D].Reg == Src &&
+            (unsigned(Defs[D].Op) < Idx ||
+             (unsigned(Defs[D].Op) >= First && unsigned(Defs[D].Op) <= Last)))
+          All.push_back(D);
+      mergeInto(Ds, All);
     }
   }
 }
@@ -915,6 +1025,30 @@ void KernelLowering::buildWebs() {
             unite(D, Old);
     }
   }
+  // A web that a wave shuffle or broadcast reads keeps every lane's own
+  // value: each of its definitions writes only the lanes that run it.
+  CrossLaneWeb.assign(Defs.size(), 0);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+      if (Ops[Idx].Kind == WOpKind::Inst && readsOtherLanes(Ops[Idx].I.Op) &&
+          exists(Ops[Idx].I.Rs1 & 0xFF))
+        CrossLaneWeb[webOfUse(Idx, Ops[Idx].I.Rs1 & 0xFF)] = 1;
+    for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+      for (unsigned D : OpDefs[Idx]) {
+        if (!CrossLaneWeb[find(D)] || DefMerges[D])
+          continue;
+        DefMerges[D] = 1;
+        Grew = true;
+        for (auto &[UR, Ds] : OpUses[Idx])
+          if ((UR & 0xFFFF) == Defs[D].Reg)
+            for (unsigned Old : Ds)
+              unite(D, Old);
+      }
+    for (unsigned D = 0; D < Defs.size(); ++D)
+      if (CrossLaneWeb[D] && !CrossLaneWeb[find(D)])
+        CrossLaneWeb[find(D)] = 1, Grew = true;
+  }
   WebNumDefs.assign(Defs.size(), 0);
   for (unsigned D = 0; D < Defs.size(); ++D)
     ++WebNumDefs[find(D)];
@@ -949,9 +1083,7 @@ void KernelLowering::uniformity() {
     // Regions.
     for (Region &R : Regions) {
       bool U = !R.HasBarrier;
-      const WOp &Open = Ops[R.Kind == RegionKind::Else
-                                ? Regions[&R - &Regions[0] - 1].Begin
-                                : R.Begin];
+      const WOp &Open = Ops[R.Opener];
       if (R.Kind != RegionKind::Loop) {
         if (UseDiv(&Open - &Ops[0], PredBase + (Open.I.Rs1 & 3)))
           U = false;
@@ -1016,7 +1148,7 @@ void KernelLowering::uniformity() {
         break;
       }
       for (unsigned D : OpDefs[Idx]) {
-        bool DD = Div;
+        bool DD = Div || CrossLaneWeb[find(D)];
         if (DefMerges[D] && (O.I.isPredicated() ||
                              !regionsUniform(O.Region, DefScope[D]) ||
                              !LoopsUniform(O.Region)))
@@ -1030,7 +1162,8 @@ void KernelLowering::uniformity() {
   // scalar form, over operands that are scalar too.
   WebScalar.assign(Defs.size(), 0);
   for (unsigned D = 0; D < Defs.size(); ++D)
-    if (find(D) == D && Defs[D].Reg < PredBase && !WebDivergent[D])
+    if (find(D) == D && Defs[D].Reg < PredBase && !WebDivergent[D] &&
+        !CrossLaneWeb[D])
       WebScalar[D] = 1;
   Changed = true;
   while (Changed) {
