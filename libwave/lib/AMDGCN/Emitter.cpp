@@ -59,14 +59,14 @@ static void emitDescriptor(raw_ostream &OS, const GCNTarget &T,
   Dir("group_segment_fixed_size", D.GroupSegmentSize);
   Dir("private_segment_fixed_size", 0);
   Dir("kernarg_size", D.KernargSize);
-  Dir("user_sgpr_count", 2);
+  Dir("user_sgpr_count", D.UserSGPRCount);
   Dir("user_sgpr_kernarg_segment_ptr", 1);
   Dir("system_sgpr_workgroup_id_x", D.WorkgroupIdEnable[0]);
   Dir("system_sgpr_workgroup_id_y", D.WorkgroupIdEnable[1]);
   Dir("system_sgpr_workgroup_id_z", D.WorkgroupIdEnable[2]);
   Dir("system_vgpr_workitem_id", D.WorkitemIdVGPRs == 3 ? 2 : 0);
   Dir("next_free_vgpr", F.NumVGPRs);
-  Dir("next_free_sgpr", std::max({F.NumSGPRs, F.T->MinSGPRs, 1u}));
+  Dir("next_free_sgpr", std::max(F.NumSGPRs, T.UserSGPRInit16Bug ? 16u : 1u));
   Dir("reserve_vcc", F.UsesVCC);
   if (T.HasAccumOffset)
     Dir("accum_offset", std::max(4u, (F.NumVGPRs + 3) & ~3u));
@@ -129,7 +129,8 @@ static void emitMetadata(raw_ostream &OS, const GCNTarget &T,
        << "    .name: " << yamlQuote(F.Name) << '\n'
        << "    .private_segment_fixed_size: 0\n"
        << "    .sgpr_count: "
-       << std::max(F.NumSGPRs + (F.UsesVCC ? 2 : 0), F.T->MinSGPRs) << '\n'
+       << std::max(F.NumSGPRs + (F.UsesVCC ? 2 : 0),
+                   T.UserSGPRInit16Bug ? 16u : 0u) << '\n'
        << "    .sgpr_spill_count: 0\n"
        << "    .symbol: " << yamlQuote(F.Name + ".kd") << '\n'
        << "    .uniform_work_group_size: 1\n"

@@ -17,6 +17,9 @@ namespace wave::amdgcn {
 struct KernelDesc {
   const KernelInfo *Info = nullptr;
   bool WorkgroupIdEnable[3] = {false, false, false};
+  /// `.amdhsa_user_sgpr_count`: 2 (the kernarg pointer), or padded to 16
+  /// minus the workgroup ids on targets with GCNTarget::UserSGPRInit16Bug.
+  unsigned UserSGPRCount = 2;
   unsigned WorkitemIdVGPRs = 1; ///< 1: x only; 3: x, y, z (packed in v0).
   uint32_t GroupSegmentSize = 0;
   unsigned NumParams = 0;   ///< 32-bit values after the 64-bit base.

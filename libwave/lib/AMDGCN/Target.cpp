@@ -32,13 +32,14 @@ namespace wave::amdgcn {
 #define GFX12_SPELL "v_add_nc_u32", "v_sub_nc_u32", " th:TH_ATOMIC_RETURN", \
     "ds_cmpstore_rtn_b32", true, false, false
 
-// Hazard rules: VALU-SGPR wait states, TransUse, SGPR read hazards, min SGPRs;
+// Hazard rules: VALU-SGPR wait states, TransUse, SGPR read hazards,
+// UserSGPRInit16Bug;
 // then the LDS bytes per workgroup (CDNA3/CDNA4/RDNA ISA guides "LDS"; gfx950
 // 160 KiB and gfx1250 320 KiB as LLVM 22 allows them).
-#define GFX940_HAZ 2, false, false, 0
-#define GFX90A_HAZ 0, false, false, 0
-#define GFX1100_HAZ 0, true, false, 16
-#define GFX12_HAZ 0, false, true, 0
+#define GFX940_HAZ 2, false, false, false
+#define GFX90A_HAZ 0, false, false, false
+#define GFX1100_HAZ 0, true, false, true
+#define GFX12_HAZ 0, false, true, false
 
 static const GCNTarget Targets[] = {
     // Name   Gen   Wave VGPR SGPR Gran Accum Packed Bus Lit SplitBar ArchSGPR Supported

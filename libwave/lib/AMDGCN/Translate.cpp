@@ -2726,7 +2726,12 @@ Error KernelLowering::lower(KernelDesc &Desc) {
     if (O.I.Op == Opcode::MovSr && O.I.Rs1 < 20)
       UsesSR[O.I.Rs1] = true;
   bool NeedTid = UsesSR[0] || UsesSR[1] || UsesSR[2] || UsesSR[3];
-  int NextS = 2;
+  // System SGPRs (the workgroup ids) follow the user SGPRs, padded to 16
+  // on targets with the UserSGPRInit16Bug (formats/amdgcn-abi.md).
+  unsigned NumIds = unsigned(UsesSR[5]) + UsesSR[6] + UsesSR[7];
+  Desc.UserSGPRCount =
+      T.UserSGPRInit16Bug && !T.ArchitectedSGPRs ? 16 - NumIds : 2;
+  int NextS = int(Desc.UserSGPRCount);
   for (unsigned Dd = 0; Dd < 3; ++Dd)
     if (UsesSR[5 + Dd]) {
       Desc.WorkgroupIdEnable[Dd] = true;

@@ -74,10 +74,12 @@ struct GCNTarget {
   /// SGPRs a VALU has read get `s_wait_alu` before a read of a newer SALU
   /// (sa_sdst) or VALU (va_sdst, va_vcc) write (GFX12 SGPR read hazards).
   bool SGPRReadHazards;
-  /// Lower bound of `.amdhsa_next_free_sgpr`: 16 where the hardware writes
-  /// 16 user SGPRs in wave32 whatever the kernel asks for
-  /// (UserSGPRInit16Bug, gfx1100).
-  unsigned MinSGPRs;
+  /// The hardware initialises 16 user and system SGPRs in wave32 whatever
+  /// the kernel asks for (LLVM's FeatureUserSGPRInit16Bug: gfx1100 and
+  /// gfx1102). As LLVM does, the user SGPR count is padded to 16 minus the
+  /// system SGPRs, so the workgroup ids are s[16-N..15], and
+  /// `.amdhsa_next_free_sgpr` is at least 16.
+  bool UserSGPRInit16Bug;
   /// Local data share bytes one workgroup may allocate (group segment).
   unsigned MaxLDSBytes;
 };
