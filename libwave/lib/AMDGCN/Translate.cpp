@@ -581,6 +581,7 @@ private:
   /// denominator of either sign gives +inf (ISA.md D10, `fdiv` only).
   void fdiv(uint32_t Dst, MOperand Num, uint32_t Den, bool ZeroDenIsInf);
   uint32_t fsqrt(uint32_t X);
+  void sinCos(uint32_t Dst, uint32_t X, bool Cos);
   void udivmod(uint32_t Q, uint32_t R, uint32_t UA, uint32_t UB);
   uint32_t pairIn(unsigned Idx, unsigned Reg);
   void pairOut(unsigned Idx, unsigned Reg, uint32_t Tuple);
@@ -1441,6 +1442,142 @@ uint32_t KernelLowering::fsqrt(uint32_t X) {
   return Res;
 }
 
+/// f32 sine or cosine of \p X into \p Dst, within 2 ULP for every input
+/// (ISA.md §4.7) and in practice the correctly rounded value glibc's sinf
+/// and cosf give (the hardware's v_sin_f32 of x/2π is tens to thousands
+/// of ulp off past |x| ≈ 8, as is LLVM's lowering). Everything is f64:
+///  - reduction: |x| · 1/(2π) modulo 1, with 1/(2π) split into nine
+///    pieces of 21 significant bits, so that each product with the 24-bit
+///    |x| is exact and so is its fraction (v_fract_f64); products whose
+///    fraction is 0 (|x| large) or negligible (|x| small) cost nothing in
+///    accuracy. The fractions are summed from the smallest with TwoSum,
+///    keeping the rounding errors, so the turn count r has about 2^-100
+///    absolute error even for |x| near 2^128 (a Payne-Hanek reduction
+///    with the bits of 1/(2π) as constants);
+///  - r = q/4 + d, q the nearest quarter turn, |d| <= 1/8; θ = d·π/2 with
+///    π/2 as two doubles;
+///  - sin θ and cos θ by their Taylor series to θ^15 and θ^16 (truncation
+///    below 2^-53 relative on |θ| <= π/4), selected and negated by q mod 4
+///    (q + 1 for the cosine), rounded once to f32, with x's sign for sin.
+/// NaN inputs return the input, quieted; ±inf the x86 default NaN
+/// 0xFFC00000, as the reference's sinf/cosf on x86-64 (ISA.md §4.7).
+void KernelLowering::sinCos(uint32_t Dst, uint32_t X, bool Cos) {
+  auto K64 = [&](uint64_t Bits) {
+    uint32_t C = F.newVReg(RegClass::S64);
+    emit("s_mov_b32", {D(C, 0), I(int64_t(Bits & 0xFFFFFFFF))});
+    emit("s_mov_b32", {D(C, 1), I(int64_t(Bits >> 32))});
+    return C;
+  };
+  auto P = [&]() { return F.newVReg(RegClass::V64); };
+  // 1/(2π) = sum of these doubles (each 21 significant bits, so only the
+  // high word is non-zero) to within 2^-197.
+  static const uint32_t InvTwoPi[] = {0x3fc45f30, 0x3e6b7272, 0x3cf054a7,
+                                      0x3bae13ab, 0x3a5d1f53, 0x38f37703,
+                                      0x379b6295, 0x36432788, 0x34ec820f};
+  uint32_t Ax = newV(), A = P();
+  emit("v_and_b32", {D(Ax), I(0x7FFFFFFF), U(X)});
+  emit("v_cvt_f64_f32", {D(A), U(Ax)});
+  uint32_t S = 0, Comp = 0; // the sum of the fractions and its error
+  for (int K2 = 8; K2 >= 0; --K2) {
+    uint32_t Prod = P(), Fr = P();
+    emit("v_mul_f64", {D(Prod), U(A), U(K64(uint64_t(InvTwoPi[K2]) << 32))});
+    emit("v_fract_f64", {D(Fr), U(Prod)});
+    if (!S) {
+      S = Fr;
+      continue;
+    }
+    // TwoSum (Knuth): T + E = S + Fr exactly.
+    uint32_t T = P(), BP = P(), AP = P(), DA = P(), DB = P(), E = P();
+    emit("v_add_f64", {D(T), U(S), U(Fr)});
+    emit("v_add_f64", {D(BP), U(T), Neg(U(S))});
+    emit("v_add_f64", {D(AP), U(T), Neg(U(BP))});
+    emit("v_add_f64", {D(DA), U(S), Neg(U(AP))});
+    emit("v_add_f64", {D(DB), U(Fr), Neg(U(BP))});
+    emit("v_add_f64", {D(E), U(DA), U(DB)});
+    if (Comp) {
+      uint32_t C2 = P();
+      emit("v_add_f64", {D(C2), U(Comp), U(E)});
+      Comp = C2;
+    } else {
+      Comp = E;
+    }
+    S = T;
+  }
+  // Quarter turns: 4r = q + d.
+  uint32_t Y4 = P(), Q = P(), Dq = P(), C4 = P(), Dd = P();
+  emit("v_ldexp_f64", {D(Y4), U(S), I(2)});
+  emit("v_rndne_f64", {D(Q), U(Y4)});
+  emit("v_add_f64", {D(Dq), U(Y4), Neg(U(Q))});
+  emit("v_ldexp_f64", {D(C4), U(Comp), I(2)});
+  emit("v_add_f64", {D(Dd), U(Dq), U(C4)});
+  // θ = d · π/2 (π/2 = 0x3ff921fb54442d18 + 0x3c91a62633145c07).
+  uint32_t Lo = P(), Th = P(), Z = P(), ThZ = P();
+  emit("v_mul_f64", {D(Lo), U(Dd), U(K64(0x3c91a62633145c07ULL))});
+  emit("v_fma_f64", {D(Th), U(Dd), U(K64(0x3ff921fb54442d18ULL)), U(Lo)});
+  emit("v_mul_f64", {D(Z), U(Th), U(Th)});
+  emit("v_mul_f64", {D(ThZ), U(Th), U(Z)});
+  // Horner over θ², from the highest coefficient (±1/n!, nearest double).
+  auto Poly = [&](ArrayRef<uint64_t> Coeffs) {
+    uint32_t Acc = P();
+    emit("v_mov_b32", {D(Acc, 0), I(int64_t(Coeffs[0] & 0xFFFFFFFF))});
+    emit("v_mov_b32", {D(Acc, 1), I(int64_t(Coeffs[0] >> 32))});
+    for (uint64_t C : Coeffs.drop_front()) {
+      uint32_t N = P();
+      emit("v_fma_f64", {D(N), U(Acc), U(Z), U(K64(C))});
+      Acc = N;
+    }
+    return Acc;
+  };
+  // sin θ = θ + θ³·(-1/3! + θ²/5! - ... - θ^12/15!)
+  uint32_t SinP = Poly({0xbd6ae7f3e733b81fULL, 0x3de6124613a86d09ULL,
+                        0xbe5ae64567f544e4ULL, 0x3ec71de3a556c734ULL,
+                        0xbf2a01a01a01a01aULL, 0x3f81111111111111ULL,
+                        0xbfc5555555555555ULL});
+  // cos θ = 1 + θ²·(-1/2! + θ²/4! - ... + θ^14/16!)
+  uint32_t CosP = Poly({0x3d2ae7f3e733b81fULL, 0xbda93974a8c07c9dULL,
+                        0x3e21eed8eff8d898ULL, 0xbe927e4fb7789f5cULL,
+                        0x3efa01a01a01a01aULL, 0xbf56c16c16c16c17ULL,
+                        0x3fa5555555555555ULL, 0xbfe0000000000000ULL});
+  uint32_t SinD = P(), CosD = P(), SinF = newV(), CosF = newV();
+  emit("v_fma_f64", {D(SinD), U(ThZ), U(SinP), U(Th)});
+  emit("v_fma_f64", {D(CosD), U(Z), U(CosP), I(0x3FF0000000000000LL)});
+  emit("v_cvt_f32_f64", {D(SinF), U(SinD)});
+  emit("v_cvt_f32_f64", {D(CosF), U(CosD)});
+  // Quadrant q mod 4 (q + 1 for the cosine): odd swaps sin and cos, 2 and
+  // 3 negate.
+  uint32_t Qi = newV(), Swap = newMask(), Neg2 = newV(), Sel = newV(),
+           Sgn = newV(), Res = newV();
+  emit("v_cvt_i32_f64", {D(Qi), U(Q)});
+  if (Cos) {
+    uint32_t Q1 = newV();
+    emit(T.VAddU32, {D(Q1), I(1), U(Qi)});
+    Qi = Q1;
+  }
+  uint32_t Odd = newV();
+  emit("v_and_b32", {D(Odd), I(1), U(Qi)});
+  emit("v_cmp_ne_u32_e64", {D(Swap), I(0), U(Odd)});
+  emit("v_cndmask_b32_e64", {D(Sel), U(SinF), U(CosF), U(Swap)});
+  // (q & 2) << 30 is the sign bit to flip; sin also takes x's sign.
+  emit("v_and_b32", {D(Neg2), I(2), U(Qi)});
+  emit("v_lshlrev_b32", {D(Sgn), I(30), U(Neg2)});
+  if (!Cos) {
+    uint32_t XS = newV(), S2 = newV();
+    emit("v_and_b32", {D(XS), I(int64_t(0x80000000)), U(X)});
+    emit("v_xor_b32", {D(S2), U(Sgn), U(XS)});
+    Sgn = S2;
+  }
+  emit("v_xor_b32", {D(Res), U(Sel), U(Sgn)});
+  // NaN: the input quieted; ±inf: the default NaN.
+  uint32_t Quiet = newV(), NaN = newV(), IsInf = newMask(),
+           NotFinite = newMask();
+  emit("v_or_b32", {D(Quiet), I(0x400000), U(X)});
+  emit("v_cmp_class_f32_e64", {D(IsInf), U(X), I(0x204)});
+  emit("v_cndmask_b32_e64", {D(NaN), U(Quiet), I(int64_t(0xFFC00000)),
+                             U(IsInf)});
+  emit("v_cmp_class_f32_e64", {D(NotFinite), U(X), I(0x207)});
+  emit("v_cndmask_b32_e64", {D(Dst), U(Res), U(NaN), U(NotFinite)});
+}
+
 /// Unsigned 32-bit Q = UA / UB, R = UA % UB for UB != 0 (reciprocal
 /// estimate and two corrections, as AMDGPUCodeGenPrepare expands it).
 void KernelLowering::udivmod(uint32_t Q, uint32_t R, uint32_t UA,
@@ -2118,12 +2255,9 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     return Finish();
   }
   case Opcode::Fsin:
-  case Opcode::Fcos: {
-    uint32_t Tm = newV();
-    emit("v_mul_f32", {D(Tm), I(0x3E22F983), U(A())}); // 1/(2*pi)
-    emit(Op == Opcode::Fsin ? "v_sin_f32" : "v_cos_f32", {D(Dst()), U(Tm)});
+  case Opcode::Fcos:
+    sinCos(Dst(), A(), Op == Opcode::Fcos);
     return Finish();
-  }
   case Opcode::Fexp2:
     return V1("v_exp_f32");
   case Opcode::Flog2:
