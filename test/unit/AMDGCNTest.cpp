@@ -3,10 +3,14 @@
 #include "wave/AMDGCN/Translate.h"
 #include "wave/Asm/AsmParser.h"
 
+#include "../../libwave/lib/AMDGCN/GCNIR.h"
+
 #include "llvm/Support/Error.h"
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <regex>
 
 using namespace wave;
@@ -278,6 +282,225 @@ TEST(AMDGCNTranslate, RelocatableRejected) {
   ASSERT_FALSE(bool(S));
   EXPECT_NE(llvm::toString(S.takeError()).find("wave-link"),
             std::string::npos);
+}
+
+// --- SGPR spilling (RegAlloc.cpp) ------------------------------------------
+
+/// A kernel with \p N nested divergent if/else levels (the ISA's limit is
+/// 32), each changing every lane's result (test/lit/amdgcn/spill.wave).
+std::string nestedIfKernel(unsigned N) {
+  std::string S = ".kernel k\n.registers 8\n.param out, buffer, u32, write\n"
+                  "    mov r1, sr_thread_id_x\n    mov_imm r2, 0\n"
+                  "    mov_imm r5, 1\n";
+  std::string Tail;
+  for (unsigned I = 0; I < N; ++I) {
+    S += "    mov_imm r3, " + std::to_string((I * 37 + 5) % 64) +
+         "\n    icmp_ne p1, r1, r3\n    if p1\n    mov_imm r3, " +
+         std::to_string(1u << I) + "\n    iadd r2, r2, r3\n";
+    Tail = "    mov_imm r3, " + std::to_string(I % 6) +
+           "\n    shr r4, r1, r3\n    and r4, r4, r5\n    mov_imm r3, " +
+           std::to_string((I + 7) % 32) +
+           "\n    shl r4, r4, r3\n    iadd r2, r2, r4\n    else\n"
+           "    mov_imm r3, 3\n    imul r2, r2, r3\n    mov_imm r3, " +
+           std::to_string(1u << ((I + 19) % 32)) +
+           "\n    iadd r2, r2, r3\n    endif\n" + Tail;
+  }
+  return S + Tail +
+         "    mov_imm r3, 2\n    shl r4, r1, r3\n    iadd r4, r0, r4\n"
+         "    device_store_u32 r4, r2\n    halt\n.end\n";
+}
+
+// 32 nested divergent ifs keep 64 saved EXEC masks live; on wave64 targets
+// (pairs, about 100 SGPRs) some go to lanes of a spill VGPR, which the
+// descriptor's VGPR count includes. Every target translates.
+TEST(AMDGCNRegAlloc, DeepNestingSpillsSGPRsToVGPRLanes) {
+  std::string Src = nestedIfKernel(32);
+  for (const char *CPU :
+       {"gfx942", "gfx950", "gfx90a", "gfx1100", "gfx1200", "gfx1250"}) {
+    std::string S = translate(Src, CPU);
+    ASSERT_FALSE(S.empty()) << CPU;
+    std::smatch M;
+    ASSERT_TRUE(std::regex_search(
+        S, M, std::regex("\\.amdhsa_next_free_vgpr ([0-9]+)")))
+        << CPU;
+    unsigned NumVGPRs = std::stoul(M[1]);
+    ASSERT_TRUE(
+        std::regex_search(S, M, std::regex("\\.sgpr_spill_count: ([0-9]+)")))
+        << CPU;
+    unsigned Spilled = std::stoul(M[1]);
+    if (lookupTarget(CPU)->WaveSize == 32)
+      continue; // 32-bit masks: no spill needed
+    EXPECT_GT(Spilled, 0u) << CPU;
+    // Each spilled SGPR has its own lane; reads name written lanes, and
+    // every spill VGPR lies below the descriptor's count.
+    std::set<std::pair<unsigned, unsigned>> Written;
+    std::regex Lane("v_(write|read)lane_b32 (v([0-9]+)), (s[0-9]+), "
+                    "([0-9]+)|v_readlane_b32 s[0-9]+, v([0-9]+), ([0-9]+)");
+    unsigned Writes = 0, Reads = 0;
+    for (auto It = std::sregex_iterator(S.begin(), S.end(), Lane);
+         It != std::sregex_iterator(); ++It) {
+      const std::smatch &L = *It;
+      if (L[1].matched) {
+        ++Writes;
+        unsigned V = std::stoul(L[3]), Ln = std::stoul(L[5]);
+        EXPECT_LT(V, NumVGPRs) << CPU;
+        EXPECT_LT(Ln, 64u) << CPU;
+        Written.insert({V, Ln});
+      } else {
+        ++Reads;
+        unsigned V = std::stoul(L[6]), Ln = std::stoul(L[7]);
+        EXPECT_TRUE(Written.count({V, Ln}))
+            << CPU << ": v" << V << " lane " << Ln << " read before written";
+      }
+    }
+    EXPECT_GT(Writes, 0u) << CPU;
+    EXPECT_GT(Reads, 0u) << CPU;
+    EXPECT_EQ(Written.size(), Spilled) << CPU;
+  }
+}
+
+// 110 uniform values (SGPRs) live across a uniform loop and a divergent
+// if: more than any target's SGPRs, so wave32 targets spill too, including
+// values a loop rewrites on every iteration.
+TEST(AMDGCNRegAlloc, UniformPressureSpillsOnEveryTarget) {
+  const unsigned K = 110;
+  std::string Src = ".kernel k\n.registers " + std::to_string(10 + K) +
+                    "\n.param out, buffer, u32, write\n.param n, scalar, u32\n"
+                    "    mov r2, sr_thread_id_x\n    mov_imm r3, 0\n";
+  auto R = [](unsigned I) { return "r" + std::to_string(10 + I); };
+  for (unsigned I = 0; I < K; ++I)
+    Src += "    mov_imm r4, " + std::to_string(2 * I + 3) + "\n    imul " +
+           R(I) + ", r1, r4\n";
+  Src += "    mov_imm r5, 0\n    mov_imm r6, 1\n    mov_imm r7, 3\n    loop\n";
+  for (unsigned I = 0; I < K; ++I)
+    Src += "    xor " + R(I) + ", " + R(I) + ", r5\n";
+  Src += "    and r8, r2, r6\n    icmp_eq p1, r8, r6\n    if p1\n";
+  for (unsigned I = 0; I < K; I += 2)
+    Src += "    iadd r3, r3, " + R(I) + "\n";
+  Src += "    endif\n    iadd r5, r5, r6\n    icmp_ge p2, r5, r7\n"
+         "    break p2\n    endloop\n";
+  for (unsigned I = 0; I < K; ++I)
+    Src += "    iadd r3, r3, " + R(I) + "\n";
+  Src += "    shl r4, r2, r7\n    iadd r4, r0, r4\n"
+         "    device_store_u32 r4, r3\n    halt\n.end\n";
+  for (const char *CPU :
+       {"gfx942", "gfx950", "gfx90a", "gfx1100", "gfx1200", "gfx1250"}) {
+    std::string S = translate(Src, CPU);
+    ASSERT_FALSE(S.empty()) << CPU;
+    EXPECT_NE(S.find("v_writelane_b32"), std::string::npos) << CPU;
+    EXPECT_NE(S.find("v_readlane_b32"), std::string::npos) << CPU;
+    EXPECT_EQ(S.find(".sgpr_spill_count: 0\n"), std::string::npos) << CPU;
+  }
+}
+
+/// A small interpreter for the instructions the IR-level spill test uses,
+/// over virtual registers (before allocation) or physical ones (after):
+/// s_mov_b32 / s_add_u32 / s_addk_i32 (read-modify-write), v_readlane_b32,
+/// v_writelane_b32 and an `out` pseudo that records its operand's value.
+struct MiniMachine {
+  const MFunction &F;
+  bool Phys;
+  std::map<unsigned, uint32_t> S;                      // key -> value
+  std::map<std::pair<unsigned, unsigned>, uint32_t> V; // (vgpr, lane)
+  std::vector<uint32_t> Out;
+
+  unsigned key(const MOperand &O, unsigned K) const {
+    if (Phys)
+      return unsigned(F.VRegs[O.Reg].Phys) + K;
+    return O.Reg * 4 + K;
+  }
+  unsigned first(const MOperand &O) const { return O.Sub < 0 ? 0 : O.Sub; }
+  uint32_t read(const MOperand &O) {
+    if (O.K == MOperand::Imm)
+      return uint32_t(O.Value);
+    return S[key(O, first(O))];
+  }
+  void write(const MOperand &O, uint32_t X) { S[key(O, first(O))] = X; }
+  void run() {
+    for (const MInst &MI : F.Insts) {
+      const auto &Op = MI.Ops;
+      if (MI.Op == "s_mov_b32")
+        write(Op[0], read(Op[1]));
+      else if (MI.Op == "s_add_u32")
+        write(Op[0], read(Op[1]) + read(Op[2]));
+      else if (MI.Op == "s_addk_i32")
+        write(Op[0], read(Op[0]) + read(Op[1]));
+      else if (MI.Op == "v_writelane_b32")
+        V[{unsigned(F.VRegs[Op[0].Reg].Phys), unsigned(Op[2].Value)}] =
+            read(Op[1]);
+      else if (MI.Op == "v_readlane_b32")
+        write(Op[0],
+              V[{unsigned(F.VRegs[Op[1].Reg].Phys), unsigned(Op[2].Value)}]);
+      else if (MI.Op == "out")
+        for (unsigned K = 0; K < regWidth(F.VRegs[Op[0].Reg].Class); ++K)
+          Out.push_back(S[key(Op[0], K)]);
+      else
+        ADD_FAILURE() << "unexpected " << MI.Op;
+    }
+  }
+};
+
+// More SGPRs live at once than the target has: allocation spills until it
+// fits, never moves the precoloured register, keeps read-modify-write
+// operands and pair halves written one at a time, and computes what the
+// virtual-register program computes.
+TEST(AMDGCNRegAlloc, SpillRewriteKeepsValues) {
+  GCNTarget T = *lookupTarget("gfx942");
+  T.MaxSGPRs = 6;
+  MFunction F;
+  F.T = &T;
+  F.Name = "k";
+  auto Inst = [&](const char *Op, std::initializer_list<MOperand> Ops) {
+    MInst MI;
+    MI.Op = Op;
+    MI.Kind = llvm::StringRef(Op) == "out" ? InstKind::Other : InstKind::SALU;
+    MI.Ops.assign(Ops.begin(), Ops.end());
+    F.Insts.push_back(MI);
+  };
+  uint32_t Fixed = F.newVReg(RegClass::S64, 0); // like the kernarg pointer
+  Inst("s_mov_b32", {MOperand::def(Fixed, 0), MOperand::imm(1000)});
+  Inst("s_mov_b32", {MOperand::def(Fixed, 1), MOperand::imm(2000)});
+  std::vector<uint32_t> Vals;
+  for (unsigned I = 0; I < 6; ++I) {
+    Vals.push_back(F.newVReg(RegClass::S32));
+    Inst("s_mov_b32", {MOperand::def(Vals.back()), MOperand::imm(10 + I)});
+  }
+  uint32_t Pair = F.newVReg(RegClass::S64);
+  Inst("s_mov_b32", {MOperand::def(Pair, 0), MOperand::imm(77)});
+  Inst("s_mov_b32", {MOperand::def(Pair, 1), MOperand::imm(88)});
+  for (unsigned I = 0; I < 6; ++I) {
+    MOperand RMW = MOperand::def(Vals[I]);
+    RMW.IsUse = true;
+    Inst("s_addk_i32", {RMW, MOperand::imm(100 * (I + 1))});
+  }
+  uint32_t Sum = F.newVReg(RegClass::S32);
+  Inst("s_add_u32",
+       {MOperand::def(Sum), MOperand::use(Vals[0]), MOperand::use(Vals[5])});
+  for (uint32_t R : Vals)
+    Inst("out", {MOperand::use(R)});
+  Inst("out", {MOperand::use(Pair)});
+  Inst("out", {MOperand::use(Sum)});
+  Inst("out", {MOperand::use(Fixed)});
+
+  MiniMachine Before{F, false, {}, {}, {}};
+  Before.run();
+  ASSERT_FALSE(llvm::errorToBool(allocateRegisters(F)));
+  EXPECT_GT(F.NumSpilledSGPRs, 0u);
+  EXPECT_FALSE(F.SpillVGPRs.empty());
+  EXPECT_LE(F.NumSGPRs, 6u);
+  EXPECT_EQ(F.VRegs[Fixed].Phys, 0);
+  for (const MInst &MI : F.Insts)
+    for (const MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.Reg == Fixed)
+        EXPECT_EQ(MI.Op == "v_writelane_b32" || MI.Op == "v_readlane_b32",
+                  false)
+            << "the precoloured pair was spilled";
+  MiniMachine After{F, true, {}, {}, {}};
+  After.run();
+  EXPECT_EQ(Before.Out, After.Out);
+  EXPECT_EQ(After.Out.back(), 2000u);
+  EXPECT_EQ(After.Out[6], 77u);
+  EXPECT_EQ(After.Out[7], 88u);
 }
 
 } // namespace

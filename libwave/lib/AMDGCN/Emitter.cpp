@@ -131,7 +131,7 @@ static void emitMetadata(raw_ostream &OS, const GCNTarget &T,
        << "    .sgpr_count: "
        << std::max(F.NumSGPRs + (F.UsesVCC ? 2 : 0),
                    T.UserSGPRInit16Bug ? 16u : 0u) << '\n'
-       << "    .sgpr_spill_count: 0\n"
+       << "    .sgpr_spill_count: " << F.NumSpilledSGPRs << '\n'
        << "    .symbol: " << yamlQuote(F.Name + ".kd") << '\n'
        << "    .uniform_work_group_size: 1\n"
        << "    .vgpr_count: " << F.NumVGPRs << '\n'

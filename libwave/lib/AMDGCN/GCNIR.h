@@ -129,6 +129,11 @@ struct VRegInfo {
   RegClass Class = RegClass::V32;
   int Fixed = -1;    ///< precoloured physical register number, or -1.
   int Phys = -1;     ///< assigned physical register number (first of tuple).
+  /// A short-lived SGPR that register allocation made to carry a spilled
+  /// value between its spill VGPR lane and one instruction; never spilled.
+  bool SpillTemp = false;
+  /// A VGPR whose lanes hold spilled SGPRs: live over the whole kernel.
+  bool WholeKernel = false;
 };
 
 /// One kernel being translated.
@@ -149,9 +154,14 @@ struct MFunction {
   }
 
   // Results of register allocation, for the kernel descriptor.
-  unsigned NumVGPRs = 0; ///< 1 + highest VGPR used.
+  unsigned NumVGPRs = 0; ///< 1 + highest VGPR used (spill VGPRs included).
   unsigned NumSGPRs = 0; ///< 1 + highest SGPR used (VCC not included).
   bool UsesVCC = false;
+
+  // SGPR spilling (allocateRegisters): the VGPRs whose lanes hold spilled
+  // SGPRs, and how many lanes (32-bit SGPRs) have been handed out.
+  std::vector<uint32_t> SpillVGPRs;
+  unsigned NumSpilledSGPRs = 0;
 };
 
 /// A basic block of an MFunction: instructions [Begin, End), split at
@@ -170,9 +180,25 @@ InstKind classify(llvm::StringRef Op);
 
 /// Register allocation: liveness over the control-flow graph of labels and
 /// branches, then linear scan of VGPRs and SGPRs with tuple alignment. Fills
-/// VRegInfo::Phys and MFunction::NumVGPRs/NumSGPRs. Fails with a message
-/// when the kernel needs more registers than the target has.
+/// VRegInfo::Phys and MFunction::NumVGPRs/NumSGPRs.
+///
+/// When no SGPR (tuple) is free, the live SGPR interval that ends furthest
+/// (Poletto-Sarkar; never a precoloured register or a spill temporary) is
+/// spilled to lanes of a spill VGPR (spillSGPRToLanes) and allocation starts
+/// again, until everything fits. Fails with a message when the kernel needs
+/// more VGPRs than the target has (VGPRs are not spilled), or more SGPRs
+/// than spilling can free.
 llvm::Error allocateRegisters(MFunction &F);
+
+/// Spills SGPR virtual register \p R (not precoloured, not a spill
+/// temporary) to lanes of \p F's spill VGPRs, one lane per 32-bit part
+/// (making a new spill VGPR when the last one's lanes are used up): every
+/// instruction that reads \p R, or writes only part of it, first copies it
+/// into a new temporary with `v_readlane_b32`; every instruction that writes
+/// it writes the temporary instead, which `v_writelane_b32` then stores.
+/// Lane accesses ignore EXEC and leave SCC alone, so this is correct under
+/// any EXEC mask and between an SCC write and its read.
+void spillSGPRToLanes(MFunction &F, uint32_t R);
 
 /// Removes `mov` instructions whose source and destination got the same
 /// physical register. Needs physical registers.

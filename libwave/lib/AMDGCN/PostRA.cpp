@@ -542,8 +542,11 @@ unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
     // Transcendental result -> VALU use: 1.
     if (R.Trans && IsVALU && Hit(Reads))
       Require(1, Dist);
-    // VALU writes VGPR -> v_readlane reads it: 1 (gfx90a+).
-    if (Op.starts_with("v_readlane") && Hit(Reads))
+    // VALU writes VGPR -> v_readlane/v_readfirstlane reads it: 1 (gfx940
+    // family; kept on gfx90a too). This covers a v_readlane of a spill VGPR
+    // right after a v_writelane of it (RegAlloc.cpp).
+    if ((Op.starts_with("v_readlane") || Op.starts_with("v_readfirstlane")) &&
+        Hit(Reads))
       Require(1, Dist);
     // VALU writes VGPR -> DPP reads it: 2.
     if (Op.ends_with("_dpp") && Hit(VReads))

@@ -8,6 +8,16 @@
 // pointer, workgroup ids, work-item ids; formats/amdgcn-abi.md) keep their
 // hardware register for their whole interval.
 //
+// SGPR spilling (as LLVM's SILowerSGPRSpills spills to VGPR lanes): when no
+// SGPR is free, the live SGPR interval that ends furthest moves into lanes
+// of a spill VGPR -- a VGPR live over the whole kernel, one lane per 32-bit
+// part, 64 or 32 lanes each -- with v_writelane_b32 after each write and
+// v_readlane_b32 into a short-lived temporary before each read; then the
+// whole allocation runs again. Lane reads and writes ignore EXEC (a value a
+// divergent region defines belongs to the whole wave) and leave SCC alone.
+// Their hazards (a v_readlane of a spill VGPR right after a v_writelane of
+// it; SGPRs a v_readlane writes) are PostRA.cpp's ordinary VALU rules.
+//
 //===----------------------------------------------------------------------===//
 #include "GCNIR.h"
 
@@ -17,6 +27,7 @@
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
+#include <cassert>
 
 using namespace llvm;
 
@@ -29,43 +40,44 @@ struct Block : CFGBlock {
   BitVector Use, Def, LiveIn, LiveOut;
 };
 
-} // namespace
+/// Live intervals [Start, End] in instruction positions (End = -1: the
+/// register does not occur). StartsAtDef: the interval begins at an
+/// instruction that only writes the register; EndsAtUse: it ends at one that
+/// only reads it (not live beyond, and no other operand of that instruction
+/// writes it). Such a pair may share a register at that instruction, which
+/// reads its sources before it writes its results.
+struct Intervals {
+  std::vector<int> Start, End;
+  std::vector<char> StartsAtDef, EndsAtUse;
+};
 
-Error allocateRegisters(MFunction &F) {
+Intervals computeIntervals(const MFunction &F) {
   unsigned NV = unsigned(F.VRegs.size());
   std::vector<Block> Blocks;
   for (CFGBlock &B : buildCFG(F))
     Blocks.push_back({std::move(B), {}, {}, {}, {}});
+  // Upward-exposed uses and definitions, in instruction order: a use after
+  // a def in the same block is not upward exposed. A tuple counts as
+  // defined once every 32-bit part has been written (v_readlane fills a
+  // spilled pair one part at a time).
   for (Block &B : Blocks) {
     B.Use.resize(NV), B.Def.resize(NV), B.LiveIn.resize(NV),
         B.LiveOut.resize(NV);
-    for (unsigned I = B.Begin; I < B.End; ++I)
-      for (const MOperand &O : F.Insts[I].Ops) {
-        if (O.K != MOperand::VReg)
-          continue;
-        bool PartialDef = O.IsDef && O.IsUse;
-        if ((O.IsUse || PartialDef) && !B.Def.test(O.Reg))
-          B.Use.set(O.Reg);
-      }
-    for (unsigned I = B.Begin; I < B.End; ++I)
-      for (const MOperand &O : F.Insts[I].Ops)
-        if (O.K == MOperand::VReg && O.IsDef)
-          B.Def.set(O.Reg);
-  }
-  // Uses must be computed in order: a use after a def in the same block is
-  // not upward exposed. Recompute precisely.
-  for (Block &B : Blocks) {
-    B.Use.reset();
-    BitVector Defined(NV);
+    DenseMap<uint32_t, unsigned> Parts;
     for (unsigned I = B.Begin; I < B.End; ++I) {
       for (const MOperand &O : F.Insts[I].Ops)
-        if (O.K == MOperand::VReg && O.IsUse && !Defined.test(O.Reg))
+        if (O.K == MOperand::VReg && O.IsUse && !B.Def.test(O.Reg))
           B.Use.set(O.Reg);
-      for (const MOperand &O : F.Insts[I].Ops)
-        if (O.K == MOperand::VReg && O.IsDef && !O.IsUse && O.Sub < 0)
-          Defined.set(O.Reg);
+      for (const MOperand &O : F.Insts[I].Ops) {
+        if (O.K != MOperand::VReg || !O.IsDef || O.IsUse)
+          continue;
+        unsigned All = (1u << regWidth(F.VRegs[O.Reg].Class)) - 1;
+        unsigned &M = Parts[O.Reg];
+        M |= O.Sub < 0 ? All : 1u << O.Sub;
+        if (M == All)
+          B.Def.set(O.Reg);
+      }
     }
-    B.Def = Defined;
   }
   bool Changed = true;
   while (Changed) {
@@ -85,22 +97,18 @@ Error allocateRegisters(MFunction &F) {
       }
     }
   }
-  // Intervals [Start, End] in instruction positions. StartsAtDef: the
-  // interval begins at an instruction that only writes the register;
-  // EndsAtUse: it ends at one that only reads it (not live beyond, and no
-  // other operand of that instruction writes it). Such a pair may share a register at that instruction, which
-  // reads its sources before it writes its results.
-  std::vector<int> Start(NV, INT32_MAX), End(NV, -1);
-  std::vector<char> StartsAtDef(NV, 0), EndsAtUse(NV, 0);
+  Intervals Iv;
+  Iv.Start.assign(NV, INT32_MAX), Iv.End.assign(NV, -1);
+  Iv.StartsAtDef.assign(NV, 0), Iv.EndsAtUse.assign(NV, 0);
   auto Touch = [&](unsigned R, int P, bool OnlyDef, bool OnlyUse) {
-    if (P < Start[R])
-      Start[R] = P, StartsAtDef[R] = OnlyDef;
-    else if (P == Start[R])
-      StartsAtDef[R] &= OnlyDef;
-    if (P > End[R])
-      End[R] = P, EndsAtUse[R] = OnlyUse;
-    else if (P == End[R])
-      EndsAtUse[R] &= OnlyUse;
+    if (P < Iv.Start[R])
+      Iv.Start[R] = P, Iv.StartsAtDef[R] = OnlyDef;
+    else if (P == Iv.Start[R])
+      Iv.StartsAtDef[R] &= OnlyDef;
+    if (P > Iv.End[R])
+      Iv.End[R] = P, Iv.EndsAtUse[R] = OnlyUse;
+    else if (P == Iv.End[R])
+      Iv.EndsAtUse[R] &= OnlyUse;
   };
   for (Block &B : Blocks) {
     for (unsigned R : B.LiveIn.set_bits())
@@ -119,7 +127,36 @@ Error allocateRegisters(MFunction &F) {
                 O.IsUse && !O.IsDef);
     }
   }
-  // Linear scan.
+  // Spill VGPRs hold values for the whole kernel, whatever the lanes'
+  // definitions and uses say.
+  int Last = std::max(int(F.Insts.size()) - 1, 0);
+  for (unsigned R = 0; R < NV; ++R)
+    if (F.VRegs[R].WholeKernel && Iv.End[R] >= 0) {
+      Iv.Start[R] = 0, Iv.End[R] = Last;
+      Iv.StartsAtDef[R] = Iv.EndsAtUse[R] = 0;
+    }
+  return Iv;
+}
+
+/// What one linear scan found.
+struct ScanResult {
+  bool Ok = true;
+  bool Vec = false; ///< failed for lack of VGPRs (else SGPRs).
+  int Victim = -1;  ///< SGPR vreg to spill, or -1 when none can be.
+};
+
+/// Whether SGPR spilling may pick \p R.
+bool spillable(const VRegInfo &VI) {
+  return !isVector(VI.Class) && VI.Fixed < 0 && !VI.SpillTemp;
+}
+
+/// Poletto-Sarkar linear scan with tuple alignment over the intervals \p Iv.
+/// On failure, names the interval to spill: of the SGPR intervals live
+/// where the allocation failed (those assigned and the one being
+/// allocated), the spillable one that ends furthest.
+ScanResult linearScan(MFunction &F, const Intervals &Iv) {
+  const std::vector<int> &Start = Iv.Start, &End = Iv.End;
+  unsigned NV = unsigned(F.VRegs.size());
   std::vector<unsigned> Order;
   for (unsigned R = 0; R < NV; ++R)
     if (End[R] >= 0)
@@ -145,6 +182,7 @@ Error allocateRegisters(MFunction &F) {
     if (F.VRegs[R].Fixed >= 0)
       Fixed.push_back({isVector(F.VRegs[R].Class), F.VRegs[R].Fixed,
                        int(regWidth(F.VRegs[R].Class)), Start[R], End[R]});
+  std::vector<unsigned> AssignedS; // SGPR intervals allocated so far
   unsigned MaxV = 0, MaxS = 0;
   for (unsigned R : Order) {
     VRegInfo &VI = F.VRegs[R];
@@ -156,7 +194,7 @@ Error allocateRegisters(MFunction &F) {
     // 32-bit results may take a 32-bit source's register at the
     // instruction that reads it last (tuples never overlap: some 64-bit
     // operations must not partially overlap their sources).
-    bool MayReuse = W == 1 && StartsAtDef[R];
+    bool MayReuse = W == 1 && Iv.StartsAtDef[R];
     if (Phys < 0) {
       int Align = W == 1 ? 1 : (!Vec && W == 4) ? 4 : 2;
       for (int P = 0; P + W <= int(Busy.size()); P += Align) {
@@ -166,25 +204,43 @@ Error allocateRegisters(MFunction &F) {
               (Busy[P + K] == Start[R] && !(MayReuse && FreedAt[P + K])))
             Free = false;
         for (const FixedIv &FI : Fixed)
-          if (Free && FI.Vec == Vec && FI.Phys < P + W && P < FI.Phys + FI.Width &&
-              FI.S <= End[R] && Start[R] <= FI.E)
+          if (Free && FI.Vec == Vec && FI.Phys < P + W &&
+              P < FI.Phys + FI.Width && FI.S <= End[R] && Start[R] <= FI.E)
             Free = false;
         if (Free) {
           Phys = P;
           break;
         }
       }
-      if (Phys < 0)
-        return createStringError(
-            inconvertibleErrorCode(),
-            "the kernel needs more than %u %s; register spilling is not "
-            "implemented",
-            unsigned(Busy.size()), Vec ? "VGPRs" : "SGPRs");
+      if (Phys < 0) {
+        ScanResult Res;
+        Res.Ok = false;
+        Res.Vec = Vec;
+        if (Vec)
+          return Res;
+        auto Better = [&](unsigned A, int B) {
+          if (B < 0)
+            return true;
+          if (End[A] != End[unsigned(B)])
+            return End[A] > End[unsigned(B)];
+          return regWidth(F.VRegs[A].Class) >
+                 regWidth(F.VRegs[unsigned(B)].Class);
+        };
+        if (spillable(VI))
+          Res.Victim = int(R);
+        for (unsigned A : AssignedS)
+          if (End[A] >= Start[R] && spillable(F.VRegs[A]) &&
+              Better(A, Res.Victim))
+            Res.Victim = int(A);
+        return Res;
+      }
     }
     VI.Phys = Phys;
+    if (!Vec)
+      AssignedS.push_back(R);
     for (int K = 0; K < W; ++K) {
       if (End[R] > Busy[Phys + K])
-        FreedAt[Phys + K] = W == 1 && EndsAtUse[R];
+        FreedAt[Phys + K] = W == 1 && Iv.EndsAtUse[R];
       else if (End[R] == Busy[Phys + K])
         FreedAt[Phys + K] = 0;
       Busy[Phys + K] = std::max(Busy[Phys + K], End[R]);
@@ -196,7 +252,117 @@ Error allocateRegisters(MFunction &F) {
   }
   F.NumVGPRs = std::max(MaxV, 1u);
   F.NumSGPRs = MaxS;
-  return Error::success();
+  return {};
+}
+
+MInst laneInst(StringRef Op, MOperand A, MOperand B, unsigned Lane) {
+  MInst MI;
+  MI.Kind = InstKind::VALU;
+  MI.Op = Op.str();
+  MI.Ops = {A, B, MOperand::imm(Lane)};
+  return MI;
+}
+
+} // namespace
+
+void spillSGPRToLanes(MFunction &F, uint32_t R) {
+  assert(spillable(F.VRegs[R]) && "precoloured or temporary SGPR spilled");
+  RegClass C = F.VRegs[R].Class;
+  unsigned W = regWidth(C);
+  // One lane per 32-bit part; a tuple may straddle two spill VGPRs.
+  struct Slot {
+    uint32_t VGPR;
+    unsigned Lane;
+  };
+  SmallVector<Slot, 4> Slots;
+  for (unsigned K = 0; K < W; ++K) {
+    unsigned G = F.NumSpilledSGPRs++;
+    if (G / F.T->WaveSize >= F.SpillVGPRs.size()) {
+      uint32_t V = F.newVReg(RegClass::V32);
+      F.VRegs[V].WholeKernel = true;
+      F.SpillVGPRs.push_back(V);
+    }
+    Slots.push_back({F.SpillVGPRs[G / F.T->WaveSize], G % F.T->WaveSize});
+  }
+  std::vector<MInst> Out;
+  Out.reserve(F.Insts.size());
+  // The temporary of the previous instruction (comments aside) when that
+  // one touched R: it still holds R's value, so the next read needs no
+  // v_readlane (an `if`'s s_and_saveexec and s_andn2 of its saved mask).
+  uint32_t PrevTmp = 0;
+  bool PrevValid = false;
+  for (MInst &MI : F.Insts) {
+    if (MI.Kind == InstKind::Comment) {
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    bool Reads = false;
+    unsigned Written = 0; // parts written
+    for (const MOperand &O : MI.Ops) {
+      if (O.K != MOperand::VReg || O.Reg != R)
+        continue;
+      // A partial write keeps the other parts: read them first.
+      Reads |= O.IsUse || (O.IsDef && O.Sub >= 0);
+      if (O.IsDef)
+        Written |= O.Sub < 0 ? (1u << W) - 1 : 1u << O.Sub;
+    }
+    if (!Reads && !Written) {
+      PrevValid = false;
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    assert(!(Written && MI.Kind == InstKind::Branch) &&
+           "a branch writes a spilled SGPR");
+    // One temporary per instruction, so an operand that is both read and
+    // written (and s_*_saveexec, which writes before it reads) keeps the
+    // meaning it had with one register.
+    bool Reuse = Reads && PrevValid;
+    uint32_t Tmp = Reuse ? PrevTmp : F.newVReg(C);
+    F.VRegs[Tmp].SpillTemp = true;
+    PrevTmp = Tmp;
+    PrevValid = MI.Kind != InstKind::Branch && MI.Kind != InstKind::Label &&
+                MI.Op != "s_endpgm";
+    auto Part = [&](unsigned K) -> int8_t { return W == 1 ? -1 : int8_t(K); };
+    if (Reads && !Reuse)
+      for (unsigned K = 0; K < W; ++K)
+        Out.push_back(laneInst("v_readlane_b32", MOperand::def(Tmp, Part(K)),
+                               MOperand::use(Slots[K].VGPR), Slots[K].Lane));
+    for (MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.Reg == R)
+        O.Reg = Tmp;
+    Out.push_back(std::move(MI));
+    for (unsigned K = 0; K < W; ++K) {
+      if (!(Written >> K & 1))
+        continue;
+      MOperand Dst = MOperand::def(Slots[K].VGPR);
+      Dst.IsUse = true; // the other lanes are kept
+      Out.push_back(laneInst("v_writelane_b32", Dst,
+                             MOperand::use(Tmp, Part(K)), Slots[K].Lane));
+    }
+  }
+  F.Insts = std::move(Out);
+}
+
+Error allocateRegisters(MFunction &F) {
+  for (;;) {
+    for (VRegInfo &VI : F.VRegs)
+      VI.Phys = -1;
+    ScanResult Res = linearScan(F, computeIntervals(F));
+    if (Res.Ok)
+      return Error::success();
+    if (Res.Vec)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "the kernel needs more than %u VGPRs; VGPRs are not spilled",
+          F.T->MaxVGPRs);
+    if (Res.Victim < 0)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "the kernel needs more than %u SGPRs at one instruction, even with "
+          "every other SGPR spilled",
+          F.T->MaxSGPRs);
+    spillSGPRToLanes(F, uint32_t(Res.Victim));
+  }
 }
 
 } // namespace wave::amdgcn
