@@ -1053,6 +1053,23 @@ void KernelLowering::buildWebs() {
   WebNumDefs.assign(Defs.size(), 0);
   for (unsigned D = 0; D < Defs.size(); ++D)
     ++WebNumDefs[find(D)];
+  // A predicate is one lane mask that every write replaces whole, so a
+  // write under a partial EXEC merges with the other lanes' bits whenever
+  // its web holds another value: in a region that writes a predicate
+  // twice, the first write is read only by the second, yet the lanes that
+  // skip the region still hold the value from before it.
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+    for (unsigned D : OpDefs[Idx]) {
+      const WOp &O = Ops[Idx];
+      if (Defs[D].Reg < PredBase || DefMerges[D] ||
+          !(O.I.isPredicated() || O.Region >= 0) || WebNumDefs[find(D)] < 2)
+        continue;
+      DefMerges[D] = 1; // DefScope stays -1: the top level.
+      for (auto &[UR, Ds] : OpUses[Idx])
+        if ((UR & 0xFFFF) == Defs[D].Reg)
+          for (unsigned Old : Ds)
+            unite(D, Old);
+    }
 }
 
 void KernelLowering::uniformity() {
