@@ -998,6 +998,15 @@ void KernelLowering::buildWebs() {
         unite(D, Ds.front());
       }
     }
+  // A merging definition writes only its active lanes, so it joins the
+  // web of the values it may leave in the others (its pseudo-use).
+  auto MakeMerging = [&](unsigned Idx, unsigned D) {
+    DefMerges[D] = 1;
+    for (auto &[UR, Ds] : OpUses[Idx])
+      if ((UR & 0xFFFF) == Defs[D].Reg)
+        for (unsigned Old : Ds)
+          unite(D, Old);
+  };
   // Partial definitions.
   for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
     const WOp &O = Ops[Idx];
@@ -1014,16 +1023,11 @@ void KernelLowering::buildWebs() {
       }
       if (Local)
         continue;
-      DefMerges[D] = 1;
       int Scope = O.Region;
       for (unsigned U : Reached[D])
         Scope = commonRegion(Scope, Ops[U].Region);
       DefScope[D] = Scope;
-      unsigned R = Defs[D].Reg;
-      for (auto &[UR, Ds] : OpUses[Idx])
-        if ((UR & 0xFFFF) == R)
-          for (unsigned Old : Ds)
-            unite(D, Old);
+      MakeMerging(Idx, D);
     }
   }
   // A web that a wave shuffle or broadcast reads keeps every lane's own
@@ -1036,40 +1040,38 @@ void KernelLowering::buildWebs() {
           exists(Ops[Idx].I.Rs1 & 0xFF))
         CrossLaneWeb[webOfUse(Idx, Ops[Idx].I.Rs1 & 0xFF)] = 1;
     for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
-      for (unsigned D : OpDefs[Idx]) {
-        if (!CrossLaneWeb[find(D)] || DefMerges[D])
-          continue;
-        DefMerges[D] = 1;
-        Grew = true;
-        for (auto &[UR, Ds] : OpUses[Idx])
-          if ((UR & 0xFFFF) == Defs[D].Reg)
-            for (unsigned Old : Ds)
-              unite(D, Old);
-      }
+      for (unsigned D : OpDefs[Idx])
+        if (CrossLaneWeb[find(D)] && !DefMerges[D]) {
+          MakeMerging(Idx, D);
+          Grew = true;
+        }
     for (unsigned D = 0; D < Defs.size(); ++D)
       if (CrossLaneWeb[D] && !CrossLaneWeb[find(D)])
         CrossLaneWeb[find(D)] = 1, Grew = true;
   }
-  WebNumDefs.assign(Defs.size(), 0);
-  for (unsigned D = 0; D < Defs.size(); ++D)
-    ++WebNumDefs[find(D)];
+  auto CountDefs = [&]() {
+    WebNumDefs.assign(Defs.size(), 0);
+    for (unsigned D = 0; D < Defs.size(); ++D)
+      ++WebNumDefs[find(D)];
+  };
   // A predicate is one lane mask that every write replaces whole, so a
   // write under a partial EXEC merges with the other lanes' bits whenever
   // its web holds another value: in a region that writes a predicate
   // twice, the first write is read only by the second, yet the lanes that
-  // skip the region still hold the value from before it.
-  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
-    for (unsigned D : OpDefs[Idx]) {
-      const WOp &O = Ops[Idx];
-      if (Defs[D].Reg < PredBase || DefMerges[D] ||
-          !(O.I.isPredicated() || O.Region >= 0) || WebNumDefs[find(D)] < 2)
-        continue;
-      DefMerges[D] = 1; // DefScope stays -1: the top level.
-      for (auto &[UR, Ds] : OpUses[Idx])
-        if ((UR & 0xFFFF) == Defs[D].Reg)
-          for (unsigned Old : Ds)
-            unite(D, Old);
-    }
+  // skip the region still hold the value from before it. (DefScope stays
+  // -1, the top level.)
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    CountDefs();
+    for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+      for (unsigned D : OpDefs[Idx])
+        if (Defs[D].Reg >= PredBase && !DefMerges[D] &&
+            (Ops[Idx].I.isPredicated() || Ops[Idx].Region >= 0) &&
+            WebNumDefs[find(D)] > 1) {
+          MakeMerging(Idx, D);
+          Grew = true;
+        }
+  }
 }
 
 void KernelLowering::uniformity() {
@@ -1460,9 +1462,10 @@ uint32_t KernelLowering::fsqrt(uint32_t X) {
 }
 
 /// f32 sine or cosine of \p X into \p Dst, within 2 ULP for every input
-/// (ISA.md §4.7) and in practice the correctly rounded value glibc's sinf
-/// and cosf give (the hardware's v_sin_f32 of x/2π is tens to thousands
-/// of ulp off past |x| ≈ 8, as is LLVM's lowering). Everything is f64:
+/// (ISA.md §4.7) and in practice the correctly rounded value (glibc's sinf
+/// and cosf, which the reference emulator calls, are within 1 ulp of it;
+/// the hardware's v_sin_f32 of x/2π is tens to thousands of ulp off past
+/// |x| ≈ 8, as is LLVM's lowering). Everything is f64:
 ///  - reduction: |x| · 1/(2π) modulo 1, with 1/(2π) split into nine
 ///    pieces of 21 significant bits, so that each product with the 24-bit
 ///    |x| is exact and so is its fraction (v_fract_f64); products whose
