@@ -23,6 +23,8 @@ What a kernel contains
   (`@pN`, `@!pN`), loads and stores of every width to local and device memory,
   device and local atomics, wave operations, structured control flow
   (if/else/endif, loop/break/continue/endloop, nested up to the 32-frame limit),
+  wave shuffles from any lane (inactive ones, and lanes past the workgroup's
+  end, which hold the register's initial value),
   per-lane (`@pN halt`) and in-`if` halts, barriers, LDS exchanges between
   threads, and stores of intermediate values to the thread's output slots.
 * An epilogue that stores every pool register, the predicates and the
@@ -63,10 +65,6 @@ Exclusions (results that may legitimately differ between executors)
   the lower bound through fmax); unaligned LDS and u16 accesses are aligned
   by it, so every access is naturally aligned (u64/u128 device accesses at 4
   bytes with --unaligned); it has no memory faults, and we make none.
-* Wave shuffles whose source lane lies past the workgroup's end (lanes that
-  never run; amdgcn-abi.md "Where results can differ"): source lanes are
-  forced either inside the wave's live lanes or to >= the wave width (which
-  reads 0 in WAVE).
 * Barriers only in workgroup-uniform control flow (conditions from constants,
   the scalar parameter, workgroup ids, the workgroup size), never after a
   halt can have run (a halted wave never arrives: deadlock in the emulator);
@@ -540,8 +538,10 @@ class Gen:
             op = self.pick(["wave_shuffle", "wave_shuffle_up", "wave_shuffle_down",
                             "wave_shuffle_xor", "wave_broadcast"])
             i = self.src()
-            if op != "wave_shuffle_up":
-                # Keep the source lane inside the wave's live lanes, or >= W.
+            if op != "wave_shuffle_up" and self.chance(0.5):
+                # Half the time, keep the source lane inside the wave's
+                # live lanes, or >= W; otherwise lanes past the workgroup's
+                # end are read too (they hold the register's initial value).
                 if self.chance(0.6):
                     self.emit("mov_imm r%d, 0x%X" % (T1, self.pick([1, 3, 7, 15, 31, 63])), d)
                     self.emit("and r%d, r%d, r%d" % (T4, i, T1), d)
