@@ -503,4 +503,151 @@ TEST(AMDGCNRegAlloc, SpillRewriteKeepsValues) {
   EXPECT_EQ(After.Out[7], 88u);
 }
 
+/// Runs a small VALU/SALU program lane by lane, with EXEC: enough of the
+/// ISA for VGPR spill code (AGPR and scratch slots, EXEC save/restore).
+struct LaneMachine {
+  const MFunction &F;
+  bool Phys;
+  unsigned W;
+  uint64_t Exec = ~0ull;
+  std::map<unsigned, uint32_t> S;                      // SGPR key -> value
+  std::map<std::pair<unsigned, unsigned>, uint32_t> V; // (key, lane)
+  std::vector<uint32_t> Out;
+
+  unsigned key(const MOperand &O) const {
+    const VRegInfo &VI = F.VRegs[O.Reg];
+    unsigned K = O.Sub < 0 ? 0 : unsigned(O.Sub);
+    if (!Phys)
+      return O.Reg * 4 + K;
+    // Separate files: VGPRs, SGPRs, slots (AGPRs or scratch dwords).
+    return (VI.SpillSlot ? 20000 : isVector(VI.Class) ? 0 : 10000) +
+           unsigned(VI.Phys) + K;
+  }
+  bool active(unsigned L) const { return Exec >> L & 1; }
+  uint32_t lane(const MOperand &O, unsigned L) {
+    if (O.K == MOperand::Imm)
+      return uint32_t(O.Value);
+    return V[{key(O), L}];
+  }
+  void run() {
+    for (const MInst &MI : F.Insts) {
+      const auto &Op = MI.Ops;
+      llvm::StringRef N = MI.Op;
+      if (N == "s_mov_b64" || N == "s_mov_b32") {
+        bool Wide = N == "s_mov_b64";
+        if (Op[0].K == MOperand::Hw) { // exec <- imm | sreg
+          uint64_t X = Op[1].K == MOperand::Imm
+                           ? uint64_t(Op[1].Value)
+                           : S[key(Op[1])] |
+                                 (Wide ? uint64_t(S[key(Op[1]) + 1]) << 32
+                                       : 0);
+          Exec = X & (W == 64 ? ~0ull : (1ull << W) - 1);
+        } else { // sreg <- exec
+          S[key(Op[0])] = uint32_t(Exec);
+          if (Wide)
+            S[key(Op[0]) + 1] = uint32_t(Exec >> 32);
+        }
+      } else if (N == "v_add_u32" || N == "v_accvgpr_write_b32" ||
+                 N == "v_accvgpr_read_b32" || N == "scratch_load_b32" ||
+                 N == "scratch_store_b32") {
+        const MOperand &D = N == "scratch_store_b32" ? Op[2] : Op[0];
+        for (unsigned L = 0; L < W; ++L) {
+          if (!active(L))
+            continue;
+          uint32_t X = N == "v_add_u32"          ? lane(Op[1], L) + lane(Op[2], L)
+                       : N == "scratch_load_b32" ? lane(Op[2], L)
+                                                 : lane(Op[1], L);
+          V[{key(D), L}] = X;
+        }
+      } else if (N == "v_readlane_b32") {
+        S[key(Op[0])] = lane(Op[1], unsigned(Op[2].Value));
+      } else if (N == "out_s") {
+        Out.push_back(S[key(Op[0])]);
+      } else if (N == "out_v") {
+        for (unsigned L = 0; L < W; ++L)
+          Out.push_back(lane(Op[0], L));
+      } else {
+        ADD_FAILURE() << "unexpected " << MI.Op;
+      }
+    }
+  }
+};
+
+// More VGPRs live at once than the target has: allocation spills them to
+// AGPRs (gfx942) or scratch (gfx1100) until it fits, and the program
+// computes what it computed before -- including a merging definition under
+// a partial EXEC (the inactive lanes keep their values in the slot) and a
+// v_readlane of an inactive lane (its load runs with every lane enabled).
+TEST(AMDGCNRegAlloc, VGPRSpillKeepsLanes) {
+  for (const char *CPU : {"gfx942", "gfx1100"}) {
+    SCOPED_TRACE(CPU);
+    GCNTarget T = *lookupTarget(CPU);
+    T.MaxVGPRs = 4;
+    MFunction F;
+    F.T = &T;
+    F.Name = "k";
+    unsigned W = T.WaveSize;
+    auto Inst = [&](const char *Op, std::initializer_list<MOperand> Ops) {
+      MInst MI;
+      MI.Op = Op;
+      MI.Kind = llvm::StringRef(Op).starts_with("v_") ? InstKind::VALU
+                : llvm::StringRef(Op).starts_with("s_") ? InstKind::SALU
+                                                        : InstKind::Other;
+      MI.Ops.assign(Ops.begin(), Ops.end());
+      F.Insts.push_back(MI);
+    };
+    const char *MovMask = W == 64 ? "s_mov_b64" : "s_mov_b32";
+    uint32_t Lane = F.newVReg(RegClass::V32, 0); // v0: the lane id
+    std::vector<uint32_t> Vals;
+    for (unsigned I = 0; I < 6; ++I) {
+      Vals.push_back(F.newVReg(RegClass::V32));
+      Inst("v_add_u32", {MOperand::def(Vals.back()), MOperand::use(Lane),
+                         MOperand::imm(100 * (I + 1))});
+    }
+    // Lanes 0, 2, 4, ... only: the values merge.
+    Inst(MovMask, {MOperand::hw(HwReg::Exec, true, false),
+                   MOperand::imm(0x5555555555555555ll)});
+    for (uint32_t R : Vals) {
+      MOperand D = MOperand::def(R);
+      D.IsUse = true;
+      Inst("v_add_u32", {D, MOperand::use(R), MOperand::imm(1000)});
+    }
+    uint32_t S = F.newVReg(RegClass::S32);
+    Inst("v_readlane_b32",
+         {MOperand::def(S), MOperand::use(Vals[2]), MOperand::imm(1)});
+    Inst(MovMask, {MOperand::hw(HwReg::Exec, true, false), MOperand::imm(-1)});
+    Inst("out_s", {MOperand::use(S)});
+    for (uint32_t R : Vals)
+      Inst("out_v", {MOperand::use(R)});
+
+    LaneMachine Before{F, false, W};
+    for (unsigned L = 0; L < W; ++L)
+      Before.V[{Lane * 4, L}] = L;
+    Before.run();
+    ASSERT_FALSE(llvm::errorToBool(allocateRegisters(F)));
+    EXPECT_GT(F.NumSpilledVGPRs, 0u);
+    EXPECT_LE(F.NumVGPRs, 4u);
+    EXPECT_EQ(F.VRegs[Lane].Phys, 0);
+    if (F.spillsToAGPRs()) {
+      EXPECT_GT(F.NumAGPRs, 0u);
+      EXPECT_EQ(F.ScratchBytes, 0u);
+    } else {
+      EXPECT_EQ(F.NumAGPRs, 0u);
+      EXPECT_GT(F.ScratchBytes, 0u);
+    }
+    bool WholeWave = false;
+    for (const MInst &MI : F.Insts)
+      if (MI.Op == MovMask && MI.Ops[1].K == MOperand::Hw)
+        WholeWave = true; // EXEC saved around the v_readlane's load
+    EXPECT_TRUE(WholeWave);
+    LaneMachine After{F, true, W};
+    for (unsigned L = 0; L < W; ++L)
+      After.V[{0, L}] = L;
+    After.run();
+    EXPECT_EQ(Before.Out, After.Out);
+    EXPECT_EQ(After.Out[0], 301u); // lane 1 of Vals[2], not merged
+  }
+}
+
+
 } // namespace

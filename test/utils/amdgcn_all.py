@@ -3,7 +3,8 @@
 directories for every AMDGCN target and checks each code object:
 llvm-objdump decodes every instruction, the metadata names the kernel with
 the target's wave size, and the VGPR count in the metadata is 1 + the highest
-VGPR the code uses (SGPRs: at least).
+VGPR the code uses, or with AGPRs (spilled VGPRs on CDNA) align4 of that plus
+1 + the highest AGPR (SGPRs: at least).
 
 Sources the WAVE assembler must reject (`bad-*.wave`) are left out. A kernel
 the emulator faults on (`fault-*.wave`) may instead be refused with one
@@ -49,8 +50,13 @@ def check(bindir, out, path, target, wave):
     vgpr = [int(x) for x in re.findall(r"\.vgpr_count:\s+(\d+)", notes)]
     sgpr = [int(x) for x in re.findall(r"\.sgpr_count:\s+(\d+)", notes)]
     waves = [int(x) for x in re.findall(r"\.wavefront_size:\s+(\d+)", notes)]
-    if not vgpr or max(vgpr) != vmax + 1:
-        fails.append(f"FAIL {path} {target}: .vgpr_count {vgpr} but code uses v{vmax}")
+    # Spilled VGPRs in AGPRs (gfx90a/942/950) follow the VGPRs from
+    # accum_offset = align4(VGPRs); the count covers both.
+    amax = max([int(m) for m in re.findall(r"\ba(\d+)\b", dis)] + [-1])
+    want = vmax + 1 if amax < 0 else max(4, (vmax + 4) & ~3) + amax + 1
+    if not vgpr or max(vgpr) != want:
+        fails.append(f"FAIL {path} {target}: .vgpr_count {vgpr} but code uses v{vmax}"
+                     + (f" and a{amax}" if amax >= 0 else ""))
     if not sgpr or max(sgpr) < smax + 1:
         fails.append(f"FAIL {path} {target}: .sgpr_count {sgpr} but code uses s{smax}")
     if not waves or any(w != wave for w in waves):

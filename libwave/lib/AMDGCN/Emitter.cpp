@@ -50,6 +50,17 @@ static void emitKernelCode(raw_ostream &OS, const MFunction &F) {
      << F.Name << "-" << F.Name << "\n\n";
 }
 
+/// `.amdhsa_next_free_vgpr` and `.vgpr_count`: on targets with a unified
+/// VGPR/AGPR file, the AGPRs follow the architectural VGPRs from
+/// accum_offset = align4(VGPRs), and the count covers both (AMDGPUUsage
+/// "Kernel Descriptor": the total is align4(VGPRs) + AGPRs).
+static unsigned accumOffset(const MFunction &F) {
+  return std::max(4u, (F.NumVGPRs + 3) & ~3u);
+}
+static unsigned totalVGPRs(const MFunction &F) {
+  return F.NumAGPRs ? accumOffset(F) + F.NumAGPRs : F.NumVGPRs;
+}
+
 static void emitDescriptor(raw_ostream &OS, const GCNTarget &T,
                            const MFunction &F, const KernelDesc &D) {
   OS << "\t.rodata\n\t.p2align\t6\n\t.amdhsa_kernel " << F.Name << '\n';
@@ -57,19 +68,23 @@ static void emitDescriptor(raw_ostream &OS, const GCNTarget &T,
     OS << "\t\t.amdhsa_" << Name << ' ' << V << '\n';
   };
   Dir("group_segment_fixed_size", D.GroupSegmentSize);
-  Dir("private_segment_fixed_size", 0);
+  Dir("private_segment_fixed_size", F.ScratchBytes);
   Dir("kernarg_size", D.KernargSize);
   Dir("user_sgpr_count", D.UserSGPRCount);
   Dir("user_sgpr_kernarg_segment_ptr", 1);
+  // Spill slots in scratch: architected flat scratch (every RDNA target
+  // here), so no user or system SGPRs are involved.
+  if (F.ScratchBytes)
+    Dir("enable_private_segment", 1);
   Dir("system_sgpr_workgroup_id_x", D.WorkgroupIdEnable[0]);
   Dir("system_sgpr_workgroup_id_y", D.WorkgroupIdEnable[1]);
   Dir("system_sgpr_workgroup_id_z", D.WorkgroupIdEnable[2]);
   Dir("system_vgpr_workitem_id", D.WorkitemIdVGPRs == 3 ? 2 : 0);
-  Dir("next_free_vgpr", F.NumVGPRs);
+  Dir("next_free_vgpr", totalVGPRs(F));
   Dir("next_free_sgpr", std::max(F.NumSGPRs, T.UserSGPRInit16Bug ? 16u : 1u));
   Dir("reserve_vcc", F.UsesVCC);
   if (T.HasAccumOffset)
-    Dir("accum_offset", std::max(4u, (F.NumVGPRs + 3) & ~3u));
+    Dir("accum_offset", accumOffset(F));
   Dir("float_denorm_mode_32", 3);
   Dir("float_denorm_mode_16_64", 3);
   if (T.Gen != GCNGen::GFX12) {
@@ -127,18 +142,18 @@ static void emitMetadata(raw_ostream &OS, const GCNTarget &T,
        << "    .kernarg_segment_size: " << D.KernargSize << '\n'
        << "    .max_flat_workgroup_size: " << Flat << '\n'
        << "    .name: " << yamlQuote(F.Name) << '\n'
-       << "    .private_segment_fixed_size: 0\n"
+       << "    .private_segment_fixed_size: " << F.ScratchBytes << '\n'
        << "    .sgpr_count: "
        << std::max(F.NumSGPRs + (F.UsesVCC ? 2 : 0),
                    T.UserSGPRInit16Bug ? 16u : 0u) << '\n'
        << "    .sgpr_spill_count: " << F.NumSpilledSGPRs << '\n'
        << "    .symbol: " << yamlQuote(F.Name + ".kd") << '\n'
        << "    .uniform_work_group_size: 1\n"
-       << "    .vgpr_count: " << F.NumVGPRs << '\n'
-       << "    .vgpr_spill_count: 0\n"
+       << "    .vgpr_count: " << totalVGPRs(F) << '\n'
+       << "    .vgpr_spill_count: " << F.NumSpilledVGPRs << '\n'
        << "    .wavefront_size: " << T.WaveSize << '\n';
     if (T.HasAccumOffset)
-      OS << "    .agpr_count: 0\n";
+      OS << "    .agpr_count: " << F.NumAGPRs << '\n';
   }
   OS << "amdhsa.target: amdgcn-amd-amdhsa--" << T.Name << '\n'
      << "amdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n";

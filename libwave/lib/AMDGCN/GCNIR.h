@@ -129,11 +129,20 @@ struct VRegInfo {
   RegClass Class = RegClass::V32;
   int Fixed = -1;    ///< precoloured physical register number, or -1.
   int Phys = -1;     ///< assigned physical register number (first of tuple).
-  /// A short-lived SGPR that register allocation made to carry a spilled
-  /// value between its spill VGPR lane and one instruction; never spilled.
+  /// A short-lived register that register allocation made to carry a
+  /// spilled value between its spill slot and one instruction (an SGPR
+  /// between a spill VGPR lane and the instruction, a VGPR between an AGPR
+  /// or scratch slot and the instruction, or an SGPR holding EXEC around a
+  /// whole-wave spill access); never spilled.
   bool SpillTemp = false;
   /// A VGPR whose lanes hold spilled SGPRs: live over the whole kernel.
   bool WholeKernel = false;
+  /// A 32-bit spill slot of a spilled VGPR (class V32): an AGPR on targets
+  /// with a unified VGPR/AGPR file (GCNTarget::HasAccumOffset), else a
+  /// dword of the private segment. Slots are allocated by the same linear
+  /// scan from their own file, so slots of values never live at once share.
+  /// Printed as `aN`, or as the `off offset:N` address of scratch_*.
+  bool SpillSlot = false;
 };
 
 /// One kernel being translated.
@@ -162,6 +171,15 @@ struct MFunction {
   // SGPRs, and how many lanes (32-bit SGPRs) have been handed out.
   std::vector<uint32_t> SpillVGPRs;
   unsigned NumSpilledSGPRs = 0;
+
+  // VGPR spilling (allocateRegisters): 32-bit parts of VGPR values spilled
+  // (`.vgpr_spill_count`), AGPRs their slots use (gfx90a/942/950), and
+  // private segment bytes per lane their slots use (RDNA).
+  unsigned NumSpilledVGPRs = 0;
+  unsigned NumAGPRs = 0;
+  unsigned ScratchBytes = 0;
+  /// Whether VGPRs spill to AGPRs (else to scratch).
+  bool spillsToAGPRs() const { return T->HasAccumOffset; }
 };
 
 /// A basic block of an MFunction: instructions [Begin, End), split at
@@ -184,11 +202,31 @@ InstKind classify(llvm::StringRef Op);
 ///
 /// When no SGPR (tuple) is free, the live SGPR interval that ends furthest
 /// (Poletto-Sarkar; never a precoloured register or a spill temporary) is
-/// spilled to lanes of a spill VGPR (spillSGPRToLanes) and allocation starts
-/// again, until everything fits. Fails with a message when the kernel needs
-/// more VGPRs than the target has (VGPRs are not spilled), or more SGPRs
-/// than spilling can free.
+/// spilled to lanes of a spill VGPR (spillSGPRToLanes); when no VGPR is
+/// free, the live VGPR interval that ends furthest (never precoloured, a
+/// spill temporary or a spill VGPR of SGPR lanes) is spilled to AGPRs or
+/// scratch (spillVGPR). Allocation then starts again, until everything
+/// fits. Fails with a message when the kernel needs more registers at one
+/// instruction than spilling can free.
 llvm::Error allocateRegisters(MFunction &F);
+
+/// Spills VGPR virtual register \p R (not precoloured, not a spill
+/// temporary, not a spill VGPR of SGPR lanes) to new spill slots, one per
+/// 32-bit part (MFunction::spillsToAGPRs: AGPRs, else private segment
+/// dwords): every instruction that reads \p R, or writes only part of it,
+/// first loads it into a new temporary (`v_accvgpr_read_b32`,
+/// `scratch_load_b32`); every instruction that writes it writes the
+/// temporary instead, which `v_accvgpr_write_b32` or `scratch_store_b32`
+/// then stores. The loads and stores run under the instruction's own EXEC,
+/// so a slot's inactive lanes keep their values as the register's would;
+/// around an instruction that reads or writes lanes outside EXEC
+/// (v_readlane, v_writelane, DPP, permutes) they run with every lane
+/// enabled, EXEC saved and restored with s_mov (SCC is left alone).
+void spillVGPR(MFunction &F, uint32_t R);
+
+/// Whether \p MI reads or writes VGPR lanes that EXEC does not enable:
+/// v_readlane/v_writelane, DPP, ds_permute/ds_bpermute, v_permlane*.
+bool isCrossLane(const MInst &MI);
 
 /// Spills SGPR virtual register \p R (not precoloured, not a spill
 /// temporary) to lanes of \p F's spill VGPRs, one lane per 32-bit part

@@ -79,8 +79,13 @@ std::string printOperand(const MFunction &F, const MOperand &O) {
     return O.Str;
   case MOperand::VReg: {
     const VRegInfo &VI = F.VRegs[O.Reg];
-    char C = isVector(VI.Class) ? 'v' : 's';
     int P = VI.Phys;
+    if (VI.SpillSlot) { // an AGPR, or the address of a scratch dword
+      if (F.spillsToAGPRs())
+        return "a" + std::to_string(P);
+      return P == 0 ? "off" : "off offset:" + std::to_string(4 * P);
+    }
+    char C = isVector(VI.Class) ? 'v' : 's';
     unsigned W = regWidth(VI.Class);
     std::string S;
     if (O.Sub >= 0)
@@ -151,6 +156,8 @@ CounterModel modelFor(GCNGen G) {
   return {};
 }
 
+/// Appends the keys of the 32-bit registers \p O names: VGPR n is n, SGPR n
+/// 1000 + n, AGPR n 3000 + n, M0 5000.
 void regKeys(const MFunction &F, const MOperand &O,
              SmallVectorImpl<unsigned> &Keys) {
   if (O.K == MOperand::Hw) {
@@ -161,6 +168,13 @@ void regKeys(const MFunction &F, const MOperand &O,
   if (O.K != MOperand::VReg)
     return;
   const VRegInfo &VI = F.VRegs[O.Reg];
+  if (VI.SpillSlot) {
+    // AGPRs have keys of their own; scratch slots are memory, ordered by
+    // the hardware within a lane.
+    if (F.spillsToAGPRs())
+      Keys.push_back(3000 + VI.Phys);
+    return;
+  }
   unsigned Base = isVector(VI.Class) ? 0 : 1000;
   unsigned W = regWidth(VI.Class);
   if (O.Sub >= 0)

@@ -18,6 +18,19 @@
 // Their hazards (a v_readlane of a spill VGPR right after a v_writelane of
 // it; SGPRs a v_readlane writes) are PostRA.cpp's ordinary VALU rules.
 //
+// VGPR spilling: when no VGPR is free, the live VGPR interval that ends
+// furthest moves into spill slots, one per 32-bit part -- AGPRs on targets
+// with a unified VGPR/AGPR file (gfx90a/942/950, v_accvgpr_write/read),
+// private segment dwords elsewhere (scratch_store/load_b32, architected
+// flat scratch) -- through a short-lived VGPR temporary per instruction.
+// Slots are virtual registers of their own file, so the same liveness and
+// linear scan share them between values never live at once. The loads and
+// stores run under the instruction's EXEC (a store keeps the slot's other
+// lanes, as the register kept them); around an instruction that reaches
+// lanes outside EXEC (v_readlane, v_writelane, DPP, permutes) they run with
+// every lane enabled, EXEC saved and restored with s_mov, which leaves SCC
+// alone (formats/amdgcn-abi.md "Registers and control flow").
+//
 //===----------------------------------------------------------------------===//
 #include "GCNIR.h"
 
@@ -141,8 +154,9 @@ Intervals computeIntervals(const MFunction &F) {
 /// What one linear scan found.
 struct ScanResult {
   bool Ok = true;
-  bool Vec = false; ///< failed for lack of VGPRs (else SGPRs).
-  int Victim = -1;  ///< SGPR vreg to spill, or -1 when none can be.
+  bool Vec = false;  ///< failed for lack of VGPRs (else SGPRs or slots).
+  bool Slot = false; ///< failed for lack of spill slots.
+  int Victim = -1;   ///< vreg to spill (of the failing file), or -1.
 };
 
 /// Whether SGPR spilling may pick \p R.
@@ -150,9 +164,30 @@ bool spillable(const VRegInfo &VI) {
   return !isVector(VI.Class) && VI.Fixed < 0 && !VI.SpillTemp;
 }
 
+/// Whether VGPR spilling may pick \p R.
+bool spillableVGPR(const VRegInfo &VI) {
+  return isVector(VI.Class) && VI.Fixed < 0 && !VI.SpillTemp &&
+         !VI.WholeKernel && !VI.SpillSlot;
+}
+
+/// The register files the scan allocates from: VGPRs, SGPRs, spill slots.
+enum RegFile { FileV, FileS, FileSlot, NumFiles };
+
+RegFile fileOf(const VRegInfo &VI) {
+  if (VI.SpillSlot)
+    return FileSlot;
+  return isVector(VI.Class) ? FileV : FileS;
+}
+
+/// Spill slots a kernel may use: 256 AGPRs, or 1024 scratch dwords per lane
+/// (4 KiB, within GFX11's 13-bit signed scratch offsets).
+unsigned maxSpillSlots(const MFunction &F) {
+  return F.spillsToAGPRs() ? 256 : 1024;
+}
+
 /// Poletto-Sarkar linear scan with tuple alignment over the intervals \p Iv.
-/// On failure, names the interval to spill: of the SGPR intervals live
-/// where the allocation failed (those assigned and the one being
+/// On failure, names the interval to spill: of the intervals of the failing
+/// file live where the allocation failed (those assigned and the one being
 /// allocated), the spillable one that ends furthest.
 ScanResult linearScan(MFunction &F, const Intervals &Iv) {
   const std::vector<int> &Start = Iv.Start, &End = Iv.End;
@@ -169,26 +204,30 @@ ScanResult linearScan(MFunction &F, const Intervals &Iv) {
     return A < B;
   });
   const GCNTarget &T = *F.T;
-  std::vector<int> BusyV(T.MaxVGPRs, -1), BusyS(T.MaxSGPRs, -1);
+  unsigned Size[NumFiles] = {T.MaxVGPRs, T.MaxSGPRs, maxSpillSlots(F)};
+  std::vector<int> Busy[NumFiles];
   // Per physical register: whether the 32-bit interval that holds it last
   // ends at an instruction that only reads it.
-  std::vector<char> FreedAtV(T.MaxVGPRs, 0), FreedAtS(T.MaxSGPRs, 0);
+  std::vector<char> FreedAt[NumFiles];
+  for (unsigned Fl = 0; Fl < NumFiles; ++Fl)
+    Busy[Fl].assign(Size[Fl], -1), FreedAt[Fl].assign(Size[Fl], 0);
   struct FixedIv {
-    bool Vec;
+    RegFile File;
     int Phys, Width, S, E;
   };
   std::vector<FixedIv> Fixed;
   for (unsigned R : Order)
     if (F.VRegs[R].Fixed >= 0)
-      Fixed.push_back({isVector(F.VRegs[R].Class), F.VRegs[R].Fixed,
+      Fixed.push_back({fileOf(F.VRegs[R]), F.VRegs[R].Fixed,
                        int(regWidth(F.VRegs[R].Class)), Start[R], End[R]});
-  std::vector<unsigned> AssignedS; // SGPR intervals allocated so far
-  unsigned MaxV = 0, MaxS = 0;
+  std::vector<unsigned> Assigned[NumFiles]; // intervals allocated so far
+  unsigned Max[NumFiles] = {0, 0, 0};
   for (unsigned R : Order) {
     VRegInfo &VI = F.VRegs[R];
-    bool Vec = isVector(VI.Class);
-    std::vector<int> &Busy = Vec ? BusyV : BusyS;
-    std::vector<char> &FreedAt = Vec ? FreedAtV : FreedAtS;
+    RegFile File = fileOf(VI);
+    bool Vec = File != FileS;
+    std::vector<int> &B = Busy[File];
+    std::vector<char> &Fr = FreedAt[File];
     int W = int(regWidth(VI.Class));
     int Phys = VI.Fixed;
     // 32-bit results may take a 32-bit source's register at the
@@ -197,14 +236,14 @@ ScanResult linearScan(MFunction &F, const Intervals &Iv) {
     bool MayReuse = W == 1 && Iv.StartsAtDef[R];
     if (Phys < 0) {
       int Align = W == 1 ? 1 : (!Vec && W == 4) ? 4 : 2;
-      for (int P = 0; P + W <= int(Busy.size()); P += Align) {
+      for (int P = 0; P + W <= int(B.size()); P += Align) {
         bool Free = true;
         for (int K = 0; K < W && Free; ++K)
-          if (Busy[P + K] > Start[R] ||
-              (Busy[P + K] == Start[R] && !(MayReuse && FreedAt[P + K])))
+          if (B[P + K] > Start[R] ||
+              (B[P + K] == Start[R] && !(MayReuse && Fr[P + K])))
             Free = false;
         for (const FixedIv &FI : Fixed)
-          if (Free && FI.Vec == Vec && FI.Phys < P + W &&
+          if (Free && FI.File == File && FI.Phys < P + W &&
               P < FI.Phys + FI.Width && FI.S <= End[R] && Start[R] <= FI.E)
             Free = false;
         if (Free) {
@@ -215,43 +254,45 @@ ScanResult linearScan(MFunction &F, const Intervals &Iv) {
       if (Phys < 0) {
         ScanResult Res;
         Res.Ok = false;
-        Res.Vec = Vec;
-        if (Vec)
+        Res.Vec = File == FileV;
+        Res.Slot = File == FileSlot;
+        if (File == FileSlot)
           return Res;
-        auto Better = [&](unsigned A, int B) {
-          if (B < 0)
-            return true;
-          if (End[A] != End[unsigned(B)])
-            return End[A] > End[unsigned(B)];
-          return regWidth(F.VRegs[A].Class) >
-                 regWidth(F.VRegs[unsigned(B)].Class);
+        auto Spillable = [&](unsigned A) {
+          return File == FileV ? spillableVGPR(F.VRegs[A])
+                               : spillable(F.VRegs[A]);
         };
-        if (spillable(VI))
+        auto Better = [&](unsigned A, int Bv) {
+          if (Bv < 0)
+            return true;
+          if (End[A] != End[unsigned(Bv)])
+            return End[A] > End[unsigned(Bv)];
+          return regWidth(F.VRegs[A].Class) >
+                 regWidth(F.VRegs[unsigned(Bv)].Class);
+        };
+        if (Spillable(R))
           Res.Victim = int(R);
-        for (unsigned A : AssignedS)
-          if (End[A] >= Start[R] && spillable(F.VRegs[A]) &&
-              Better(A, Res.Victim))
+        for (unsigned A : Assigned[File])
+          if (End[A] >= Start[R] && Spillable(A) && Better(A, Res.Victim))
             Res.Victim = int(A);
         return Res;
       }
     }
     VI.Phys = Phys;
-    if (!Vec)
-      AssignedS.push_back(R);
+    Assigned[File].push_back(R);
     for (int K = 0; K < W; ++K) {
-      if (End[R] > Busy[Phys + K])
-        FreedAt[Phys + K] = W == 1 && Iv.EndsAtUse[R];
-      else if (End[R] == Busy[Phys + K])
-        FreedAt[Phys + K] = 0;
-      Busy[Phys + K] = std::max(Busy[Phys + K], End[R]);
+      if (End[R] > B[Phys + K])
+        Fr[Phys + K] = W == 1 && Iv.EndsAtUse[R];
+      else if (End[R] == B[Phys + K])
+        Fr[Phys + K] = 0;
+      B[Phys + K] = std::max(B[Phys + K], End[R]);
     }
-    if (Vec)
-      MaxV = std::max(MaxV, unsigned(Phys + W));
-    else
-      MaxS = std::max(MaxS, unsigned(Phys + W));
+    Max[File] = std::max(Max[File], unsigned(Phys + W));
   }
-  F.NumVGPRs = std::max(MaxV, 1u);
-  F.NumSGPRs = MaxS;
+  F.NumVGPRs = std::max(Max[FileV], 1u);
+  F.NumSGPRs = Max[FileS];
+  F.NumAGPRs = F.spillsToAGPRs() ? Max[FileSlot] : 0;
+  F.ScratchBytes = F.spillsToAGPRs() ? 0 : 4 * Max[FileSlot];
   return {};
 }
 
@@ -343,25 +384,176 @@ void spillSGPRToLanes(MFunction &F, uint32_t R) {
   F.Insts = std::move(Out);
 }
 
+bool isCrossLane(const MInst &MI) {
+  StringRef Op = MI.Op;
+  return Op.starts_with("v_readlane") || Op.starts_with("v_writelane") ||
+         Op.ends_with("_dpp") || Op.starts_with("ds_permute") ||
+         Op.starts_with("ds_bpermute") || Op.starts_with("v_permlane");
+}
+
+void spillVGPR(MFunction &F, uint32_t R) {
+  assert(spillableVGPR(F.VRegs[R]) && "VGPR spill of a register that must stay");
+  RegClass C = F.VRegs[R].Class;
+  unsigned W = regWidth(C);
+  SmallVector<uint32_t, 4> Slots;
+  for (unsigned K = 0; K < W; ++K) {
+    uint32_t S = F.newVReg(RegClass::V32);
+    F.VRegs[S].SpillSlot = true;
+    Slots.push_back(S);
+  }
+  F.NumSpilledVGPRs += W;
+  const bool AGPR = F.spillsToAGPRs();
+  const char *MovMask = F.T->WaveSize == 64 ? "s_mov_b64" : "s_mov_b32";
+  auto Part = [&](unsigned K) -> int8_t { return W == 1 ? -1 : int8_t(K); };
+  auto Load = [&](uint32_t Tmp, unsigned K) {
+    MInst MI;
+    if (AGPR) {
+      MI.Kind = InstKind::VALU;
+      MI.Op = "v_accvgpr_read_b32";
+      MI.Ops = {MOperand::def(Tmp, Part(K)), MOperand::use(Slots[K])};
+    } else {
+      MI.Kind = InstKind::VMEMLoad;
+      MI.Op = "scratch_load_b32";
+      MI.Ops = {MOperand::def(Tmp, Part(K)), MOperand::text("off"),
+                MOperand::use(Slots[K])};
+    }
+    return MI;
+  };
+  auto Store = [&](uint32_t Tmp, unsigned K) {
+    MInst MI;
+    if (AGPR) {
+      MI.Kind = InstKind::VALU;
+      MI.Op = "v_accvgpr_write_b32";
+      MI.Ops = {MOperand::def(Slots[K]), MOperand::use(Tmp, Part(K))};
+    } else {
+      MI.Kind = InstKind::VMEMStore;
+      MI.Op = "scratch_store_b32";
+      MI.Ops = {MOperand::text("off"), MOperand::use(Tmp, Part(K)),
+                MOperand::def(Slots[K])};
+    }
+    return MI;
+  };
+  auto Mov = [&](MOperand D, MOperand S) {
+    MInst MI;
+    MI.Kind = InstKind::SALU;
+    MI.Op = MovMask;
+    MI.Ops = {D, S};
+    return MI;
+  };
+  // Appends \p Seq to \p Out, with every lane enabled when \p WholeWave:
+  // EXEC is saved in a temporary SGPR and restored with s_mov, which (unlike
+  // s_or_saveexec) leaves SCC alone.
+  auto Append = [&](std::vector<MInst> &Out, SmallVectorImpl<MInst> &Seq,
+                    bool WholeWave) {
+    uint32_t Save = 0;
+    if (WholeWave) {
+      Save = F.newVReg(F.maskClass());
+      F.VRegs[Save].SpillTemp = true;
+      Out.push_back(Mov(MOperand::def(Save),
+                        MOperand::hw(HwReg::Exec, false, true)));
+      Out.push_back(Mov(MOperand::hw(HwReg::Exec, true, false),
+                        MOperand::imm(-1)));
+    }
+    for (MInst &MI : Seq)
+      Out.push_back(std::move(MI));
+    if (WholeWave)
+      Out.push_back(Mov(MOperand::hw(HwReg::Exec, true, false),
+                        MOperand::use(Save)));
+  };
+  auto WritesExec = [](const MInst &MI) {
+    return llvm::any_of(MI.Ops, [](const MOperand &O) {
+      return O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef;
+    });
+  };
+  std::vector<MInst> Out;
+  Out.reserve(F.Insts.size());
+  // The temporary of the previous instruction (comments aside) when that
+  // one touched R, under the same EXEC: it still holds R's active lanes, so
+  // the next read needs no load.
+  uint32_t PrevTmp = 0;
+  bool PrevValid = false;
+  for (MInst &MI : F.Insts) {
+    if (MI.Kind == InstKind::Comment) {
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    bool Reads = false;
+    unsigned Written = 0; // parts written
+    for (const MOperand &O : MI.Ops) {
+      if (O.K != MOperand::VReg || O.Reg != R)
+        continue;
+      // A partial write keeps the other parts: load them first, so the
+      // temporary is whole.
+      Reads |= O.IsUse || (O.IsDef && O.Sub >= 0);
+      if (O.IsDef)
+        Written |= O.Sub < 0 ? (1u << W) - 1 : 1u << O.Sub;
+    }
+    if (!Reads && !Written) {
+      PrevValid = false;
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    // Lanes outside EXEC are read or written: load and store every lane.
+    bool Cross = isCrossLane(MI);
+    bool Reuse = Reads && PrevValid && !Cross;
+    uint32_t Tmp = Reuse ? PrevTmp : F.newVReg(C);
+    F.VRegs[Tmp].SpillTemp = true;
+    PrevTmp = Tmp;
+    PrevValid = !Cross && !WritesExec(MI) && MI.Kind != InstKind::Branch &&
+                MI.Kind != InstKind::Label && MI.Op != "s_endpgm";
+    if (Reads && !Reuse) {
+      SmallVector<MInst, 4> Seq;
+      for (unsigned K = 0; K < W; ++K)
+        Seq.push_back(Load(Tmp, K));
+      Append(Out, Seq, Cross);
+    }
+    for (MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.Reg == R)
+        O.Reg = Tmp;
+    Out.push_back(std::move(MI));
+    if (Written) {
+      SmallVector<MInst, 4> Seq;
+      for (unsigned K = 0; K < W; ++K)
+        if (Written >> K & 1)
+          Seq.push_back(Store(Tmp, K));
+      Append(Out, Seq, Cross);
+    }
+  }
+  F.Insts = std::move(Out);
+}
+
 Error allocateRegisters(MFunction &F) {
-  for (;;) {
+  // Each round spills one value; a kernel that still does not fit after
+  // this many has a point where no spill helps.
+  size_t Rounds = 0, MaxRounds = 4 * F.VRegs.size() + 1000;
+  for (;; ++Rounds) {
     for (VRegInfo &VI : F.VRegs)
       VI.Phys = -1;
     ScanResult Res = linearScan(F, computeIntervals(F));
     if (Res.Ok)
       return Error::success();
-    if (Res.Vec)
+    if (Res.Slot)
       return createStringError(
           inconvertibleErrorCode(),
-          "the kernel needs more than %u VGPRs; VGPRs are not spilled",
-          F.T->MaxVGPRs);
-    if (Res.Victim < 0)
+          "the kernel needs more than %u spill slots (%s) at one instruction",
+          maxSpillSlots(F), F.spillsToAGPRs() ? "AGPRs" : "scratch dwords");
+    if (Res.Victim < 0 || Rounds >= MaxRounds) {
+      if (Res.Vec)
+        return createStringError(
+            inconvertibleErrorCode(),
+            "the kernel needs more than %u VGPRs at one instruction, even "
+            "with every other VGPR spilled",
+            F.T->MaxVGPRs);
       return createStringError(
           inconvertibleErrorCode(),
           "the kernel needs more than %u SGPRs at one instruction, even with "
           "every other SGPR spilled",
           F.T->MaxSGPRs);
-    spillSGPRToLanes(F, uint32_t(Res.Victim));
+    }
+    if (Res.Vec)
+      spillVGPR(F, uint32_t(Res.Victim));
+    else
+      spillSGPRToLanes(F, uint32_t(Res.Victim));
   }
 }
 
