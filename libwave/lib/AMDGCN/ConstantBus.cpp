@@ -1,0 +1,145 @@
+//===- ConstantBus.cpp - Constant bus legalization ------------------------===//
+//
+// Runs after lowering and peephole, before register allocation: a VALU
+// instruction may read at most ConstantBusLimit distinct SGPRs or literals
+// (one on GFX9, where VOP3 encodings take no literal at all); the excess
+// operands are copied to VGPRs first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace llvm;
+
+namespace wave::amdgcn::detail {
+
+/// VALU opcodes with a VOP1 or VOP2 encoding, which take a 32-bit literal
+/// as their first source on every target.
+static bool hasShortEncoding(StringRef Op) {
+  static const char *Names[] = {
+      "v_mov_b32",      "v_add_u32",     "v_sub_u32",      "v_add_nc_u32",
+      "v_sub_nc_u32",   "v_add_f32",     "v_sub_f32",      "v_mul_f32",
+      "v_and_b32",      "v_or_b32",      "v_xor_b32",      "v_lshlrev_b32",
+      "v_lshrrev_b32",  "v_ashrrev_i32", "v_min_i32",      "v_max_i32",
+      "v_cvt_f32_u32",  "v_cvt_f32_i32", "v_cvt_u32_f32",  "v_cvt_i32_f32",
+      "v_not_b32",      "v_bfrev_b32",   "v_ffbh_u32",     "v_trunc_f32",
+      "v_floor_f32",    "v_ceil_f32",    "v_cvt_f32_f16",  "v_cvt_f16_f32"};
+  for (const char *N : Names)
+    if (Op == N)
+      return true;
+  return false;
+}
+
+/// Keeps the constant bus within the target's limit: VALU instructions may
+/// read at most ConstantBusLimit distinct SGPRs or literals (one on GFX9,
+/// where VOP3 encodings take no literal at all); the excess is copied to
+/// VGPRs first.
+void legalizeConstantBus(MFunction &F) {
+  const GCNTarget &T = *F.T;
+  std::vector<MInst> Out;
+  Out.reserve(F.Insts.size());
+  auto IsInline = [](int64_t V) {
+    return (V >= -16 && V <= 64) || V == 0x3F000000 || V == 0xBF000000 ||
+           V == 0x3F800000 || V == 0xBF800000 || V == 0x40000000 ||
+           V == 0xC0000000 || V == 0x40800000 || V == 0xC0800000 ||
+           V == 0x3FE0000000000000LL || V == 0x3FF0000000000000LL;
+  };
+  // Replaces operand \p O (an immediate or an SGPR) by a VGPR copy of it,
+  // keeping its negation modifier.
+  auto copyToVGPR = [&](MOperand &O) {
+    uint32_t V = F.newVReg(RegClass::V32);
+    MOperand Src = O;
+    Src.Neg = false;
+    MInst Mv;
+    Mv.Kind = InstKind::VALU;
+    Mv.Op = "v_mov_b32";
+    Mv.Ops = {MOperand::def(V), Src};
+    Out.push_back(std::move(Mv));
+    bool Neg = O.Neg;
+    O = MOperand::use(V);
+    O.Neg = Neg;
+  };
+  for (MInst &MI : F.Insts) {
+    if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::VMEMLoad &&
+        MI.Kind != InstKind::VMEMStore) {
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    bool IsVALU = MI.Kind == InstKind::VALU;
+    bool Lane = StringRef(MI.Op).starts_with("v_readlane") ||
+                StringRef(MI.Op).starts_with("v_writelane");
+    bool IsMov = MI.Op == "v_mov_b32";
+    SmallVector<uint32_t, 4> Seen;
+    unsigned Count = 0;
+    bool HasLiteral = false;
+    if (!IsVALU || Lane) { // lane ops take SGPR/M0 operands by design
+      Out.push_back(std::move(MI));
+      continue;
+    }
+    // Operands that must stay scalar first: lane masks and lane selects.
+    auto MustStayScalar = [&](unsigned K2) {
+      const MOperand &O = MI.Ops[K2];
+      if (O.K == MOperand::Hw)
+        return O.IsUse && O.H != HwReg::Exec;
+      bool MaskOperand = StringRef(MI.Op).starts_with("v_cndmask") &&
+                         K2 == MI.Ops.size() - 1;
+      return O.K == MOperand::VReg && !isVector(F.VRegs[O.Reg].Class) &&
+             (regWidth(F.VRegs[O.Reg].Class) > 1 || MaskOperand);
+    };
+    for (unsigned K2 = 0; K2 < MI.Ops.size(); ++K2) {
+      const MOperand &O = MI.Ops[K2];
+      if (O.IsDef || !O.IsUse || !MustStayScalar(K2))
+        continue;
+      uint32_t Key = O.K == MOperand::Hw ? 0x80000000u | unsigned(O.H) : O.Reg;
+      if (!is_contained(Seen, Key)) {
+        Seen.push_back(Key);
+        ++Count;
+      }
+    }
+    unsigned NumSrc = 0;
+    for (const MOperand &O : MI.Ops)
+      NumSrc += O.IsUse && !O.IsDef;
+    for (unsigned K2 = 0; K2 < MI.Ops.size(); ++K2) {
+      MOperand &O = MI.Ops[K2];
+      if (!O.IsUse || O.IsDef || MustStayScalar(K2))
+        continue;
+      bool IsScalar = O.K == MOperand::VReg && !isVector(F.VRegs[O.Reg].Class);
+      if (O.K == MOperand::Imm && !IsInline(O.Value)) {
+        if (IsMov)
+          continue;
+        // A literal fits a VOP1/VOP2 encoding as the first source (the
+        // second must then be a VGPR without modifiers), or any VOP3
+        // encoding on targets that allow literals there.
+        bool FirstSrc = K2 == 1;
+        bool ShortForm =
+            FirstSrc && NumSrc <= 2 && !O.Neg && hasShortEncoding(MI.Op);
+        for (const MOperand &Other : MI.Ops)
+          if (&Other != &O && Other.IsUse && !Other.IsDef &&
+              (Other.Neg || Other.K != MOperand::VReg ||
+               !isVector(F.VRegs[Other.Reg].Class)))
+            ShortForm = false;
+        bool Fits = !HasLiteral && Count < T.ConstantBusLimit &&
+                    (T.VOP3Literal || ShortForm);
+        if (Fits) {
+          HasLiteral = true;
+          ++Count;
+          continue;
+        }
+        copyToVGPR(O);
+        continue;
+      }
+      if (!IsScalar || is_contained(Seen, O.Reg))
+        continue;
+      if (Count < T.ConstantBusLimit) {
+        Seen.push_back(O.Reg);
+        ++Count;
+        continue;
+      }
+      copyToVGPR(O);
+    }
+    Out.push_back(std::move(MI));
+  }
+  F.Insts = std::move(Out);
+}
+
+} // namespace wave::amdgcn::detail

@@ -1,0 +1,356 @@
+//===- LowerControl.cpp - Structured control flow -------------------------===//
+//
+// Lowering of WAVE's structured control flow to EXEC-mask arithmetic with
+// the reference emulator's default semantics (ISA.md §4.15 with D5, D6, D8,
+// D9): if/else/endif, loop/break/continue/endloop with their control frames,
+// `s_cbranch_execz` skips over regions no lane runs, halt and return, the
+// markers of inlined calls (§4.16), barriers and fences (§4.17).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace llvm;
+
+namespace wave::amdgcn::detail {
+
+void KernelLowering::fence(bool Acquire, bool Release, unsigned Scope) {
+  auto Seq = [&](const char *Text) {
+    StringRef S(Text);
+    while (!S.empty()) {
+      auto [Line, Rest] = S.split('\n');
+      emit(Line, {}).Kind = InstKind::Other;
+      S = Rest;
+    }
+  };
+  waitAll();
+  if (Release) {
+    const char *R = Scope == 3 ? T.ReleaseSystem
+                    : Scope == 2 ? T.ReleaseAgent
+                                 : "";
+    if (*R) {
+      Seq(R);
+      waitAll();
+    }
+  }
+  if (Acquire) {
+    const char *A = Scope == 3   ? T.AcquireSystem
+                    : Scope == 2 ? T.AcquireAgent
+                    : Scope == 1 ? T.AcquireWorkgroup
+                                 : "";
+    Seq(A);
+  }
+}
+
+/// WAVE's barrier also makes every earlier memory access of the workgroup
+/// visible to every later one (the emulator is sequentially consistent):
+/// a workgroup release, the hardware barrier, a workgroup acquire.
+void KernelLowering::barrier() {
+  waitAll();
+  if (T.SplitBarrier) {
+    emit("s_barrier_signal", {I(-1)}).Kind = InstKind::Other;
+    emit("s_barrier_wait", {I(-1)}).Kind = InstKind::Other;
+  } else {
+    emit("s_barrier", {}).Kind = InstKind::Other;
+  }
+  if (*T.AcquireWorkgroup)
+    emit(T.AcquireWorkgroup, {}).Kind = InstKind::Other;
+}
+
+/// Label at the end of region \p R (where the wave may continue when no
+/// lane is left in it), or -1 at the top level.
+int KernelLowering::regionEndLabel(int R) {
+  if (R < 0)
+    return -1;
+  const Region &Rg = Regions[R];
+  const Frame &Fr = Frames[Rg.Frame];
+  if (Rg.Kind == RegionKind::Loop)
+    return int(Fr.Mid);
+  if (Rg.Kind == RegionKind::Then && Fr.HasElse)
+    return int(Fr.Mid);
+  return int(Fr.Exit);
+}
+
+/// After an instruction that may empty EXEC inside region \p R: skip to the
+/// region's end when no lane is left (never over a barrier, which must be
+/// reached by every wave, ISA.md §4.17).
+void KernelLowering::skipIfExecZero(int R) {
+  if (R < 0 || Regions[R].HasBarrier)
+    return;
+  branch("s_cbranch_execz", unsigned(regionEndLabel(R)));
+}
+
+/// Removes \p Lanes from the saved masks of the frames above loop frame
+/// \p LoopFrame (break/continue, ISA.md D5/D6), or of every frame (halt,
+/// D8).
+void KernelLowering::removeLanes(uint32_t Lanes, bool AllFrames,
+                                 int LoopFrame) {
+  for (auto It = FrameStack.rbegin(); It != FrameStack.rend(); ++It) {
+    int Fi = *It;
+    if (!AllFrames && Fi == LoopFrame)
+      break;
+    Frame &Fr = Frames[Fi];
+    emit(m("s_andn2"), {D(Fr.Entry), U(Fr.Entry), U(Lanes)});
+    if (!Fr.IsLoop && Fr.HasElse)
+      emit(m("s_andn2"), {D(Fr.Other), U(Fr.Other), U(Lanes)});
+  }
+}
+
+Error KernelLowering::lowerControl(unsigned Idx) {
+  const WOp &O = Ops[Idx];
+  const Inst &In = O.I;
+  switch (In.Op) {
+  case Opcode::If: {
+    int Ri = RegionOpenedAt[Idx];
+    Frame &Fr = Frames[Regions[Ri].Frame];
+    Fr.Entry = newMask();
+    Fr.Other = newMask();
+    Fr.Mid = F.newLabel();
+    Fr.Exit = F.newLabel();
+    uint32_t Cond = useP(Idx, In.Rs1);
+    if (In.isPredicated()) { // D9 default: an extra AND on the condition.
+      uint32_t C2 = newMask();
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(C2), U(Cond), U(useP(Idx, In.PredReg))});
+      Cond = C2;
+    }
+    emit(m("s_and_saveexec"), {D(Fr.Entry), U(Cond)});
+    if (Fr.HasElse)
+      emit(m("s_andn2"), {D(Fr.Other), U(Fr.Entry), U(Cond)});
+    FrameStack.push_back(Regions[Ri].Frame);
+    if (!Regions[Ri].HasBarrier)
+      branch("s_cbranch_execz", Fr.HasElse ? Fr.Mid : Fr.Exit);
+    return Error::success();
+  }
+  case Opcode::Else: {
+    Frame &Fr = Frames[FrameStack.back()];
+    label(Fr.Mid);
+    emit(m("s_mov"), {ExecD(), U(Fr.Other)});
+    int Ri = RegionOpenedAt[Idx];
+    if (!Regions[Ri].HasBarrier)
+      branch("s_cbranch_execz", Fr.Exit);
+    return Error::success();
+  }
+  case Opcode::Endif: {
+    Frame &Fr = Frames[FrameStack.back()];
+    label(Fr.Exit);
+    emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
+    FrameStack.pop_back();
+    return Error::success();
+  }
+  case Opcode::Loop: {
+    int Ri = RegionOpenedAt[Idx];
+    Frame &Fr = Frames[Regions[Ri].Frame];
+    Fr.Entry = newMask();
+    Fr.Other = newMask();
+    Fr.Head = F.newLabel();
+    Fr.Mid = F.newLabel();
+    Fr.Exit = F.newLabel();
+    emit(m("s_mov"), {D(Fr.Entry), ExecU()});
+    emit(m("s_mov"), {D(Fr.Other), I(0)});
+    if (!Regions[Ri].HasBarrier)
+      branch("s_cbranch_execz", Fr.Exit);
+    label(Fr.Head);
+    FrameStack.push_back(Regions[Ri].Frame);
+    return Error::success();
+  }
+  case Opcode::Break:
+  case Opcode::Continue: {
+    int LoopRegion = loopRegionOf(O.Region);
+    if (LoopRegion >= 0 && Regions[LoopRegion].Uniform) {
+      // Every active lane leaves (or continues) together: a branch, with
+      // EXEC left as it is. Right after the uniform compare that made the
+      // condition, SCC already holds it.
+      Frame &Fr = Frames[Regions[LoopRegion].Frame];
+      unsigned Target = In.Op == Opcode::Break ? Fr.Exit : Fr.Mid;
+      uint32_t Cond = useP(Idx, In.Rs1);
+      if (!In.isPredicated() && lastIsCselectOf(Cond)) {
+        branch("s_cbranch_scc1", Target);
+        return Error::success();
+      }
+      uint32_t Lanes = newMask();
+      emit(m("s_and"), {D(Lanes), ExecU(), U(Cond)});
+      if (In.isPredicated())
+        emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+             {D(Lanes), U(Lanes), U(useP(Idx, In.PredReg))});
+      branch("s_cbranch_scc1", Target);
+      return Error::success();
+    }
+    int LoopFrame = -1;
+    for (auto It = FrameStack.rbegin(); It != FrameStack.rend(); ++It)
+      if (Frames[*It].IsLoop) {
+        LoopFrame = *It;
+        break;
+      }
+    uint32_t Lanes = newMask();
+    emit(m("s_and"), {D(Lanes), ExecU(), U(useP(Idx, In.Rs1))});
+    if (In.isPredicated())
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(Lanes), U(Lanes), U(useP(Idx, In.PredReg))});
+    if (In.Op == Opcode::Break)
+      emit(m("s_or"), {D(Frames[LoopFrame].Other),
+                       U(Frames[LoopFrame].Other), U(Lanes)});
+    emit(m("s_andn2"), {ExecD(), ExecU(), U(Lanes)});
+    removeLanes(Lanes, false, LoopFrame);
+    skipIfExecZero(O.Region);
+    return Error::success();
+  }
+  case Opcode::Endloop: {
+    Frame &Fr = Frames[FrameStack.back()];
+    label(Fr.Mid);
+    const Region *Loop = nullptr;
+    for (const Region &R : Regions)
+      if (R.Kind == RegionKind::Loop && R.End == Idx)
+        Loop = &R;
+    assert(Loop && "endloop closes a loop region");
+    if (Loop->Uniform) {
+      // No lane has left: go round while any lane is left (a halt may
+      // have removed them all).
+      branch("s_cbranch_execnz", Fr.Head);
+    } else {
+      emit(m("s_andn2"), {ExecD(), U(Fr.Entry), U(Fr.Other)});
+      branch("s_cbranch_scc1", Fr.Head);
+    }
+    label(Fr.Exit);
+    emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
+    FrameStack.pop_back();
+    return Error::success();
+  }
+  case Opcode::Halt: {
+    NeedEndLabel = true;
+    if (!In.isPredicated() && FrameStack.empty()) {
+      branch("s_branch", EndLabel);
+      return Error::success();
+    }
+    uint32_t Lanes = newMask();
+    if (In.isPredicated())
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(Lanes), ExecU(), U(useP(Idx, In.PredReg))});
+    else
+      emit(m("s_mov"), {D(Lanes), ExecU()});
+    emit(m("s_andn2"), {ExecD(), ExecU(), U(Lanes)});
+    if (FrameStack.empty()) {
+      branch("s_cbranch_execz", EndLabel);
+      return Error::success();
+    }
+    removeLanes(Lanes, true, -1);
+    emit(mU("s_cmp_eq"), {U(Frames[FrameStack.front()].Entry), I(0)});
+    branch("s_cbranch_scc1", EndLabel);
+    skipIfExecZero(O.Region);
+    return Error::success();
+  }
+  case Opcode::Return: { // from the kernel: the whole wave ends
+    NeedEndLabel = true;
+    if (!In.isPredicated()) {
+      branch("s_branch", EndLabel);
+      return Error::success();
+    }
+    uint32_t Lanes = newMask();
+    emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+         {D(Lanes), ExecU(), U(useP(Idx, In.PredReg))});
+    branch("s_cbranch_scc1", EndLabel);
+    return Error::success();
+  }
+  case Opcode::Barrier: {
+    unsigned Skip = 0;
+    if (In.isPredicated()) {
+      uint32_t Lanes = newMask();
+      emit(m(In.PredNeg ? "s_andn2" : "s_and"),
+           {D(Lanes), ExecU(), U(useP(Idx, In.PredReg))});
+      Skip = F.newLabel();
+      branch("s_cbranch_scc0", Skip);
+    }
+    barrier();
+    if (In.isPredicated())
+      label(Skip);
+    return Error::success();
+  }
+  case Opcode::FenceAcquire:
+    fence(true, false, In.ScopeBits);
+    return Error::success();
+  case Opcode::FenceRelease:
+    fence(false, true, In.ScopeBits);
+    return Error::success();
+  case Opcode::FenceAcqRel:
+    fence(true, true, In.ScopeBits);
+    return Error::success();
+  case Opcode::Wait:
+    waitAll();
+    return Error::success();
+  case Opcode::Nop:
+    emit("s_nop", {I(0)}).Kind = InstKind::Other;
+    return Error::success();
+  default:
+    return err(K.Name, O.PC, "unexpected control instruction");
+  }
+}
+
+/// Calls are inlined (ISA.md §4.16); the markers around a body only
+/// branch: a predicated call is skipped, and a predicated return at the
+/// function's top level returns, when no active lane satisfies the
+/// predicate (§4.4, D9 default). Neither changes EXEC.
+Error KernelLowering::lowerCallMarker(unsigned Idx) {
+  const WOp &O = Ops[Idx];
+  auto EndLabel = [&](unsigned End) {
+    auto [It, New] = CallEndLabels.try_emplace(End, 0);
+    if (New)
+      It->second = F.newLabel();
+    return It->second;
+  };
+  switch (O.Kind) {
+  case WOpKind::CallBegin:
+  case WOpKind::FuncReturn: {
+    if (Comments)
+      comment("WAVE " + Twine::utohexstr(O.PC) + ": " +
+              (O.Kind == WOpKind::CallBegin ? "call" : "return"));
+    if (!O.I.isPredicated())
+      return Error::success();
+    uint32_t Lanes = newMask();
+    emit(m(O.I.PredNeg ? "s_andn2" : "s_and"),
+         {D(Lanes), ExecU(), U(useP(Idx, O.I.PredReg))});
+    branch(O.Kind == WOpKind::CallBegin ? "s_cbranch_scc0" : "s_cbranch_scc1",
+           EndLabel(unsigned(O.Target)));
+    return Error::success();
+  }
+  case WOpKind::CallEnd: {
+    auto It = CallEndLabels.find(Idx);
+    if (It != CallEndLabels.end())
+      label(It->second);
+    return Error::success();
+  }
+  case WOpKind::Trap:
+    // The ninth nested call: the emulator stops with "stack overflow:
+    // call"; the GPU aborts the dispatch (s_trap 2, LLVM's llvm.trap).
+    emit("s_trap", {I(2)}).Kind = InstKind::Other;
+    return Error::success();
+  case WOpKind::Inst:
+    break;
+  }
+  return err(K.Name, O.PC, "unexpected call marker");
+}
+
+/// Whether the last instructions emitted are `s_cselect Mask, exec, 0`
+/// (possibly followed by `s_mov Mask, X` of its result), so SCC still says
+/// whether the uniform condition \p Mask holds.
+bool KernelLowering::lastIsCselectOf(uint32_t Mask) const {
+  auto Defines = [](const MInst &MI, StringRef Prefix, uint32_t R) {
+    return StringRef(MI.Op).starts_with(Prefix) && !MI.Ops.empty() &&
+           MI.Ops[0].K == MOperand::VReg && MI.Ops[0].Reg == R &&
+           MI.Ops[0].Sub < 0;
+  };
+  for (auto It = F.Insts.rbegin(); It != F.Insts.rend(); ++It) {
+    if (It->Kind == InstKind::Comment)
+      continue;
+    if (Defines(*It, "s_mov_b", Mask) && It->Ops[1].K == MOperand::VReg &&
+        It->Ops[1].Sub < 0) {
+      Mask = It->Ops[1].Reg;
+      continue;
+    }
+    return Defines(*It, "s_cselect", Mask) && It->Ops.size() == 3 &&
+           It->Ops[1].K == MOperand::Hw && It->Ops[1].H == HwReg::Exec &&
+           It->Ops[2].K == MOperand::Imm && It->Ops[2].Value == 0;
+  }
+  return false;
+}
+
+} // namespace wave::amdgcn::detail
