@@ -452,7 +452,7 @@ TEST(AMDGCNRegAlloc, SpillRewriteKeepsValues) {
   F.Name = "k";
   auto Inst = [&](const char *Op, std::initializer_list<MOperand> Ops) {
     MInst MI;
-    MI.Op = Op;
+    MI.setOp(Op);
     MI.Kind = llvm::StringRef(Op) == "out" ? InstKind::Other : InstKind::SALU;
     MI.Ops.assign(Ops.begin(), Ops.end());
     F.Insts.push_back(MI);
@@ -589,7 +589,7 @@ TEST(AMDGCNRegAlloc, VGPRSpillKeepsLanes) {
     unsigned W = T.WaveSize;
     auto Inst = [&](const char *Op, std::initializer_list<MOperand> Ops) {
       MInst MI;
-      MI.Op = Op;
+      MI.setOp(Op);
       MI.Kind = llvm::StringRef(Op).starts_with("v_") ? InstKind::VALU
                 : llvm::StringRef(Op).starts_with("s_") ? InstKind::SALU
                                                         : InstKind::Other;

@@ -28,7 +28,7 @@ std::vector<CFGBlock> buildCFG(const MFunction &F) {
       Close(I);
     if (MI.Kind == InstKind::Label)
       LabelBlock[MI.Ops[0].Value] = unsigned(Blocks.size());
-    if (MI.Kind == InstKind::Branch || MI.Op == "s_endpgm")
+    if (MI.Kind == InstKind::Branch || MI.is(GCNOp::S_ENDPGM))
       Close(I + 1);
   }
   Close(unsigned(F.Insts.size()));
@@ -42,7 +42,7 @@ std::vector<CFGBlock> buildCFG(const MFunction &F) {
         if (It != LabelBlock.end())
           Bl.Succs.push_back(It->second);
       }
-      FallsThrough = Last.Op != "s_branch" && Last.Op != "s_endpgm";
+      FallsThrough = !Last.is(GCNOp::S_BRANCH) && !Last.is(GCNOp::S_ENDPGM);
     }
     if (FallsThrough && B + 1 < Blocks.size())
       Bl.Succs.push_back(B + 1);

@@ -13,23 +13,6 @@ using namespace llvm;
 
 namespace wave::amdgcn::detail {
 
-/// VALU opcodes with a VOP1 or VOP2 encoding, which take a 32-bit literal
-/// as their first source on every target.
-static bool hasShortEncoding(StringRef Op) {
-  static const char *Names[] = {
-      "v_mov_b32",      "v_add_u32",     "v_sub_u32",      "v_add_nc_u32",
-      "v_sub_nc_u32",   "v_add_f32",     "v_sub_f32",      "v_mul_f32",
-      "v_and_b32",      "v_or_b32",      "v_xor_b32",      "v_lshlrev_b32",
-      "v_lshrrev_b32",  "v_ashrrev_i32", "v_min_i32",      "v_max_i32",
-      "v_cvt_f32_u32",  "v_cvt_f32_i32", "v_cvt_u32_f32",  "v_cvt_i32_f32",
-      "v_not_b32",      "v_bfrev_b32",   "v_ffbh_u32",     "v_trunc_f32",
-      "v_floor_f32",    "v_ceil_f32",    "v_cvt_f32_f16",  "v_cvt_f16_f32"};
-  for (const char *N : Names)
-    if (Op == N)
-      return true;
-  return false;
-}
-
 /// Keeps the constant bus within the target's limit: VALU instructions may
 /// read at most ConstantBusLimit distinct SGPRs or literals (one on GFX9,
 /// where VOP3 encodings take no literal at all); the excess is copied to
@@ -52,7 +35,7 @@ void legalizeConstantBus(MFunction &F) {
     Src.Neg = false;
     MInst Mv;
     Mv.Kind = InstKind::VALU;
-    Mv.Op = "v_mov_b32";
+    Mv.setOp(GCNOp::V_MOV_B32);
     Mv.Ops = {MOperand::def(V), Src};
     Out.push_back(std::move(Mv));
     bool Neg = O.Neg;
@@ -66,9 +49,8 @@ void legalizeConstantBus(MFunction &F) {
       continue;
     }
     bool IsVALU = MI.Kind == InstKind::VALU;
-    bool Lane = StringRef(MI.Op).starts_with("v_readlane") ||
-                StringRef(MI.Op).starts_with("v_writelane");
-    bool IsMov = MI.Op == "v_mov_b32";
+    bool Lane = MI.has(OF_Lane);
+    bool IsMov = MI.is(GCNOp::V_MOV_B32);
     SmallVector<uint32_t, 4> Seen;
     unsigned Count = 0;
     bool HasLiteral = false;
@@ -81,7 +63,7 @@ void legalizeConstantBus(MFunction &F) {
       const MOperand &O = MI.Ops[K2];
       if (O.K == MOperand::Hw)
         return O.IsUse && O.H != HwReg::Exec;
-      bool MaskOperand = StringRef(MI.Op).starts_with("v_cndmask") &&
+      bool MaskOperand = MI.is(GCNOp::V_CNDMASK_B32_E64) &&
                          K2 == MI.Ops.size() - 1;
       return O.K == MOperand::VReg && !isVector(F.VRegs[O.Reg].Class) &&
              (regWidth(F.VRegs[O.Reg].Class) > 1 || MaskOperand);
@@ -112,7 +94,7 @@ void legalizeConstantBus(MFunction &F) {
         // encoding on targets that allow literals there.
         bool FirstSrc = K2 == 1;
         bool ShortForm =
-            FirstSrc && NumSrc <= 2 && !O.Neg && hasShortEncoding(MI.Op);
+            FirstSrc && NumSrc <= 2 && !O.Neg && MI.has(OF_ShortLit);
         for (const MOperand &Other : MI.Ops)
           if (&Other != &O && Other.IsUse && !Other.IsDef &&
               (Other.Neg || Other.K != MOperand::VReg ||

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -90,7 +91,7 @@ struct MOperand {
   }
 };
 
-/// What an instruction is, for the passes (derived from the mnemonic).
+/// What an instruction is, for the passes (GCNOps.def's Kind column).
 enum class InstKind : uint8_t {
   Label,  ///< pseudo: Ops[0] is the label.
   Comment, ///< pseudo: Text is printed as a comment.
@@ -105,23 +106,98 @@ enum class InstKind : uint8_t {
   Other,  ///< s_endpgm, s_barrier, cache control, s_nop.
 };
 
+/// Encoding families (AMD ISA guides "Microcode Formats"), GCNOps.def's
+/// Enc column.
+enum class GCNEnc : uint8_t {
+  SOP1, SOP2, SOPC, SOPK, SOPP, SMEM,
+  VOP1, VOP2, VOP3, VOP3P, DPP,
+  DS, GLOBAL, SCRATCH, MUBUF,
+  Pseudo, ///< wait_all, and GCNOp::None.
+};
+
+/// Implicit operands and instruction classes, GCNOps.def's Flags column
+/// (the file's header says what each means).
+enum GCNOpFlag : uint32_t {
+  OF_None = 0,
+  OF_DefSCC = 1u << 0,
+  OF_UseSCC = 1u << 1,
+  OF_UseVCC = 1u << 2,
+  OF_DefEXEC = 1u << 3,
+  OF_UseEXEC = 1u << 4,
+  OF_Trans = 1u << 5,
+  OF_ShortLit = 1u << 6,
+  OF_Lane = 1u << 7,
+  OF_ReadLane = 1u << 8,
+  OF_CrossLane = 1u << 9,
+  OF_Atomic = 1u << 10,
+};
+
+/// The machine instructions of GCNOps.def. None: labels, comments, and
+/// instructions unit tests make up.
+enum class GCNOp : uint16_t {
+  None,
+#define GCN_OP(Enum, Spelling, Enc, Kind, Flags) Enum,
+#include "GCNOps.def"
+  NumOps
+};
+
+/// One row of GCNOps.def.
+struct GCNOpInfo {
+  const char *Spelling;
+  GCNEnc Enc;
+  InstKind Kind;
+  uint32_t Flags;
+};
+
+inline constexpr GCNOpInfo GCNOpTable[] = {
+    {"", GCNEnc::Pseudo, InstKind::Other, OF_None},
+#define GCN_OP(Enum, Spelling, Enc, Kind, Flags)                                \
+  {Spelling, GCNEnc::Enc, InstKind::Kind, Flags},
+#include "GCNOps.def"
+};
+static_assert(std::size(GCNOpTable) == size_t(GCNOp::NumOps));
+
+inline const GCNOpInfo &opInfo(GCNOp Op) { return GCNOpTable[size_t(Op)]; }
+
+/// The row spelled \p Spelling, or GCNOp::None.
+GCNOp lookupGCNOp(llvm::StringRef Spelling);
+
 /// One instruction.
 struct MInst {
   InstKind Kind = InstKind::Other;
-  std::string Op; ///< mnemonic as printed.
+  GCNOp Opc = GCNOp::None;
+  /// The mnemonic as printed: opInfo(Opc).Spelling (or, with GCNOp::None,
+  /// whatever a unit test names its pseudo-instructions).
+  std::string Op;
   llvm::SmallVector<MOperand, 6> Ops;
   std::string Suffix;  ///< modifiers printed after the operands (" sc0").
   std::string Comment; ///< `; ...` after the instruction, or the comment text.
-  bool WritesSCC = false;
-  bool ReadsSCC = false;
-  bool ReadsVCC = false; ///< implicit (v_div_fmas).
+
+  /// Makes this a \p O, of the kind its row gives.
+  void setOp(GCNOp O) {
+    Opc = O;
+    Op = opInfo(O).Spelling;
+    Kind = opInfo(O).Kind;
+  }
+  /// setOp of the row spelled \p Spelling; without one, Opc is None and
+  /// the spelling is kept (unit tests' pseudo-instructions).
+  void setOp(llvm::StringRef Spelling) {
+    setOp(lookupGCNOp(Spelling));
+    Op = Spelling.str();
+  }
+  bool is(GCNOp O) const { return Opc == O; }
+  bool has(GCNOpFlag F) const { return opInfo(Opc).Flags & F; }
+  GCNEnc enc() const { return opInfo(Opc).Enc; }
+  bool writesSCC() const { return has(OF_DefSCC); }
+  bool readsSCC() const { return has(OF_UseSCC); }
+  bool readsVCC() const { return has(OF_UseVCC); } ///< implicitly (v_div_fmas).
 };
 
 /// Whether \p MI is a plain register copy or immediate move (`s_mov_b32`,
 /// `s_mov_b64`, `v_mov_b32`; not the DPP or exec-writing forms).
 inline bool isMov(const MInst &MI) {
-  return MI.Op == "s_mov_b32" || MI.Op == "v_mov_b32" ||
-         MI.Op == "s_mov_b64";
+  return MI.is(GCNOp::S_MOV_B32) || MI.is(GCNOp::V_MOV_B32) ||
+         MI.is(GCNOp::S_MOV_B64);
 }
 
 /// A virtual register.
@@ -192,9 +268,6 @@ struct CFGBlock {
 /// The blocks of \p F in layout order; block 0 is the entry. A branch to a
 /// label \p F does not define has no successor for it.
 std::vector<CFGBlock> buildCFG(const MFunction &F);
-
-/// Classifies \p Op by its mnemonic.
-InstKind classify(llvm::StringRef Op);
 
 /// Register allocation: liveness over the control-flow graph of labels and
 /// branches, then linear scan of VGPRs and SGPRs with tuple alignment. Fills

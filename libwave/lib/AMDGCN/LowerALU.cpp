@@ -47,8 +47,7 @@ void KernelLowering::fdiv(uint32_t Dst, MOperand Num, uint32_t Den,
   emit("v_fma_f32", {D(Rm), Neg(U(DS)), U(Q), U(NS)});
   emit("v_fma_f32", {D(Q), U(Rm), U(R), U(Q)});
   emit("v_fma_f32", {D(Rm), Neg(U(DS)), U(Q), U(NS)});
-  MInst &Fm = emit("v_div_fmas_f32", {D(Res), U(Rm), U(R), U(Q)});
-  Fm.ReadsVCC = true;
+  emit("v_div_fmas_f32", {D(Res), U(Rm), U(R), U(Q)}); // reads VCC
   F.UsesVCC = true;
   uint32_t Fx = ZeroDenIsInf ? newV() : Dst;
   emit("v_div_fixup_f32", {D(Fx), U(Res), U(Den), Num});
@@ -373,7 +372,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
   };
   auto SCmp = [&](StringRef Opc) { // uniform operands: s_cmp + s_cselect
     uint32_t R = newMask();
-    emit(Opc, {U(A()), U(B())}).WritesSCC = true;
+    emit(Opc, {U(A()), U(B())});
     emit(m("s_cselect"), {D(R), ExecU(), I(0)});
     setPredicate(Idx, In.Rd, R);
     return finish();
@@ -680,8 +679,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     emit("v_div_scale_f64", {D(NS), Vcc, U(PA), U(PB), U(PA)});
     emit("v_mul_f64", {D(Q), U(NS), U(R)});
     emit("v_fma_f64", {D(Rm), Neg(U(DS)), U(Q), U(NS)});
-    MInst &Fm = emit("v_div_fmas_f64", {D(Res), U(Rm), U(R), U(Q)});
-    Fm.ReadsVCC = true;
+    emit("v_div_fmas_f64", {D(Res), U(Rm), U(R), U(Q)}); // reads VCC
     F.UsesVCC = true;
     emit("v_div_fixup_f64", {D(Out), U(Res), U(PB), U(PA)});
     pairOut(Idx, In.Rd, Out);

@@ -19,7 +19,7 @@ void KernelLowering::fence(bool Acquire, bool Release, unsigned Scope) {
     StringRef S(Text);
     while (!S.empty()) {
       auto [Line, Rest] = S.split('\n');
-      emit(Line, {}).Kind = InstKind::Other;
+      emit(Line, {});
       S = Rest;
     }
   };
@@ -48,13 +48,13 @@ void KernelLowering::fence(bool Acquire, bool Release, unsigned Scope) {
 void KernelLowering::barrier() {
   waitAll();
   if (T.SplitBarrier) {
-    emit("s_barrier_signal", {I(-1)}).Kind = InstKind::Other;
-    emit("s_barrier_wait", {I(-1)}).Kind = InstKind::Other;
+    emit("s_barrier_signal", {I(-1)});
+    emit("s_barrier_wait", {I(-1)});
   } else {
-    emit("s_barrier", {}).Kind = InstKind::Other;
+    emit("s_barrier", {});
   }
   if (*T.AcquireWorkgroup)
-    emit(T.AcquireWorkgroup, {}).Kind = InstKind::Other;
+    emit(T.AcquireWorkgroup, {});
 }
 
 /// Label at the end of region \p R (where the wave may continue when no
@@ -278,7 +278,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     waitAll();
     return Error::success();
   case Opcode::Nop:
-    emit("s_nop", {I(0)}).Kind = InstKind::Other;
+    emit("s_nop", {I(0)});
     return Error::success();
   default:
     return err(K.Name, O.PC, "unexpected control instruction");
@@ -321,7 +321,7 @@ Error KernelLowering::lowerCallMarker(unsigned Idx) {
   case WOpKind::Trap:
     // The ninth nested call: the emulator stops with "stack overflow:
     // call"; the GPU aborts the dispatch (s_trap 2, LLVM's llvm.trap).
-    emit("s_trap", {I(2)}).Kind = InstKind::Other;
+    emit("s_trap", {I(2)});
     return Error::success();
   case WOpKind::Inst:
     break;
@@ -333,20 +333,20 @@ Error KernelLowering::lowerCallMarker(unsigned Idx) {
 /// (possibly followed by `s_mov Mask, X` of its result), so SCC still says
 /// whether the uniform condition \p Mask holds.
 bool KernelLowering::lastIsCselectOf(uint32_t Mask) const {
-  auto Defines = [](const MInst &MI, StringRef Prefix, uint32_t R) {
-    return StringRef(MI.Op).starts_with(Prefix) && !MI.Ops.empty() &&
+  auto Defines = [](const MInst &MI, GCNOp B32, GCNOp B64, uint32_t R) {
+    return (MI.is(B32) || MI.is(B64)) && !MI.Ops.empty() &&
            MI.Ops[0].K == MOperand::VReg && MI.Ops[0].Reg == R &&
            MI.Ops[0].Sub < 0;
   };
   for (auto It = F.Insts.rbegin(); It != F.Insts.rend(); ++It) {
     if (It->Kind == InstKind::Comment)
       continue;
-    if (Defines(*It, "s_mov_b", Mask) && It->Ops[1].K == MOperand::VReg &&
+    if (Defines(*It, GCNOp::S_MOV_B32, GCNOp::S_MOV_B64, Mask) && It->Ops[1].K == MOperand::VReg &&
         It->Ops[1].Sub < 0) {
       Mask = It->Ops[1].Reg;
       continue;
     }
-    return Defines(*It, "s_cselect", Mask) && It->Ops.size() == 3 &&
+    return Defines(*It, GCNOp::S_CSELECT_B32, GCNOp::S_CSELECT_B64, Mask) && It->Ops.size() == 3 &&
            It->Ops[1].K == MOperand::Hw && It->Ops[1].H == HwReg::Exec &&
            It->Ops[2].K == MOperand::Imm && It->Ops[2].Value == 0;
   }

@@ -58,7 +58,7 @@ Error KernelLowering::lowerWaveOp(unsigned Idx) {
       // lane ^ m < W exactly when m < W (W is a power of two): a uniform
       // test, and a SALU one (no VALU-written mask for the select to wait
       // for).
-      emit("s_cmp_lt_u32", {U(Sel), I(T.WaveSize)}).WritesSCC = true;
+      emit("s_cmp_lt_u32", {U(Sel), I(T.WaveSize)});
       emit(m("s_cselect"), {D(Valid), I(-1), I(0)});
     } else if (Op == Opcode::WaveShuffleUp) {
       emit("v_cmp_le_u32_e64", {D(Valid), U(Sel), U(Lane)});
@@ -79,7 +79,7 @@ Error KernelLowering::lowerWaveOp(unsigned Idx) {
       emit("v_readlane_b32", {D(SI), U(Sel), U(Fl)});
     }
     emit("v_readlane_b32", {D(SV), U(toV(A())), U(SI)});
-    emit("s_cmp_lt_u32", {U(SI), I(T.WaveSize)}).WritesSCC = true;
+    emit("s_cmp_lt_u32", {U(SI), I(T.WaveSize)});
     uint32_t Dd = Dst();
     if (isS(Dd)) {
       emit("s_cselect_b32", {D(Dd), U(SV), I(0)});

@@ -32,6 +32,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <array>
 #include <map>
@@ -315,24 +316,28 @@ private:
   }
 
   // --- Builders --------------------------------------------------------
-  MInst &emit(StringRef Op, std::initializer_list<MOperand> Operands,
+  /// Appends \p Op (GCNOps.def). A spelling may carry modifiers after a
+  /// space (the memory-model sequences, "buffer_inv sc1"): they go first
+  /// in the suffix.
+  MInst &emit(GCNOp Op, std::initializer_list<MOperand> Operands,
               StringRef Suffix = "") {
     MInst MI;
-    MI.Op = Op.str();
-    MI.Kind = classify(Op);
+    MI.setOp(Op);
     MI.Ops.append(Operands.begin(), Operands.end());
     MI.Suffix = Suffix.str();
-    if (MI.Kind == InstKind::SALU && !Op.starts_with("s_mov") &&
-        !Op.starts_with("s_cselect") && !Op.starts_with("s_ff1") &&
-        !Op.starts_with("s_bitset") && !Op.starts_with("s_brev") &&
-        !Op.starts_with("s_flbit") && !Op.starts_with("s_mul_i32") &&
-        !Op.starts_with("s_mul_hi") && !Op.starts_with("s_not") &&
-        Op != "s_sext_i32_i16")
-      MI.WritesSCC = true;
-    if (Op.starts_with("s_cselect") || Op.starts_with("s_cbranch_scc"))
-      MI.ReadsSCC = true;
     F.Insts.push_back(std::move(MI));
     return F.Insts.back();
+  }
+  MInst &emit(StringRef Spelling, std::initializer_list<MOperand> Operands,
+              StringRef Suffix = "") {
+    auto [Name, Modifiers] = Spelling.split(' ');
+    GCNOp Op = lookupGCNOp(Name);
+    if (Op == GCNOp::None)
+      report_fatal_error("AMDGCN: no GCNOps.def row for '" + Name + "'");
+    MInst &MI = emit(Op, Operands, Suffix);
+    if (!Modifiers.empty())
+      MI.Suffix = (" " + Modifiers + Suffix).str();
+    return MI;
   }
   void comment(const Twine &Text) {
     MInst MI;
@@ -347,8 +352,7 @@ private:
     F.Insts.push_back(std::move(MI));
   }
   void branch(StringRef Op, unsigned L) {
-    MInst &MI = emit(Op, {MOperand::label(L)});
-    MI.Kind = InstKind::Branch;
+    emit(Op, {MOperand::label(L)});
   }
 
   static MOperand D(uint32_t R, int8_t Sub = -1) {
@@ -456,7 +460,7 @@ private:
   void udivmod(uint32_t Q, uint32_t R, uint32_t UA, uint32_t UB);
   uint32_t pairIn(unsigned Idx, unsigned Reg);
   void pairOut(unsigned Idx, unsigned Reg, uint32_t Tuple);
-  void waitAll() { emit("wait_all", {}).Kind = InstKind::Wait; }
+  void waitAll() { emit(GCNOp::WAIT_ALL, {}); }
   void fence(bool Acquire, bool Release, unsigned Scope);
   void barrier();
   int regionEndLabel(int RegionIdx);

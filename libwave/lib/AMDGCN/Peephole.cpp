@@ -102,9 +102,9 @@ Counts count(const MFunction &F) {
 
 /// Turns \p MI into an empty comment, dropped at the end of the pass.
 void erase(MInst &MI) {
+  MI.setOp(GCNOp::None);
   MI.Kind = InstKind::Comment;
   MI.Comment.clear();
-  MI.Op.clear();
   MI.Ops.clear();
 }
 
@@ -116,10 +116,10 @@ bool isPow2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 bool sccDeadAfter(const MFunction &F, unsigned I) {
   for (unsigned J = I + 1; J < F.Insts.size(); ++J) {
     const MInst &MI = F.Insts[J];
-    if (MI.ReadsSCC || MI.Kind == InstKind::Label ||
+    if (MI.readsSCC() || MI.Kind == InstKind::Label ||
         MI.Kind == InstKind::Branch)
       return false;
-    if (MI.WritesSCC)
+    if (MI.writesSCC())
       return true;
   }
   return false;
@@ -151,11 +151,10 @@ std::optional<uint32_t> foldSALU(StringRef Op, uint32_t A, uint32_t B) {
 void toMov(MInst &MI, MOperand Src) {
   bool Vector = MI.Kind == InstKind::VALU;
   MOperand Dst = MI.Ops[0];
-  MI.Op = Vector ? "v_mov_b32" : "s_mov_b32";
+  MI.setOp(Vector ? GCNOp::V_MOV_B32 : GCNOp::S_MOV_B32);
   MI.Ops.clear();
   MI.Ops.push_back(Dst);
   MI.Ops.push_back(Src);
-  MI.WritesSCC = false;
 }
 
 /// Identities and constants: x << 0, x >> 0, x + 0, x - 0 and x | 0 are
@@ -193,7 +192,7 @@ bool foldIdentities(MFunction &F) {
                                Op == "s_xor_b32")) {
         Src = B;
       }
-      if (!Src || (MI.WritesSCC && !sccDeadAfter(F, I)))
+      if (!Src || (MI.writesSCC() && !sccDeadAfter(F, I)))
         continue;
       toMov(MI, *Src);
       Changed = true;
@@ -262,8 +261,7 @@ void runPeephole(MFunction &F) {
             MOperand X = MI.Ops[3 - K];
             MOperand Shift =
                 MOperand::imm(Log2_64(uint64_t(MI.Ops[K].Value)));
-            MI.Op = Vector ? "v_lshlrev_b32" : "s_lshl_b32";
-            MI.WritesSCC = !Vector;
+            MI.setOp(Vector ? GCNOp::V_LSHLREV_B32 : GCNOp::S_LSHL_B32);
             MI.Ops[1] = Vector ? Shift : X;
             MI.Ops[2] = Vector ? X : Shift;
             Changed = true;
@@ -333,7 +331,7 @@ void runPeephole(MFunction &F) {
     for (MInst &MI : F.Insts) {
       if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::SALU)
         continue;
-      if (MI.WritesSCC || writesExec(MI) ||
+      if (MI.writesSCC() || writesExec(MI) ||
           StringRef(MI.Op).starts_with("v_writelane"))
         continue;
       bool AnyDef = false, AllDead = true;

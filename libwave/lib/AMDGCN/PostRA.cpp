@@ -223,7 +223,7 @@ void WaitCounter::merge(WaitState &Into, const WaitState &From) {
 void WaitCounter::step(const MInst &MI, WaitState &S, int Need[NumCounters]) {
   for (unsigned C = 0; C < NumCounters; ++C)
     Need[C] = -1;
-  if (MI.Op == "wait_all") {
+  if (MI.is(GCNOp::WAIT_ALL)) {
     for (unsigned C = 0; C < NumCounters; ++C)
       if (!S.Q[C].empty())
         Need[C] = 0;
@@ -283,10 +283,9 @@ void WaitCounter::applyWait(WaitState &S, const int Need[NumCounters]) {
 
 void WaitCounter::emitWait(std::vector<MInst> &Out,
                            const int Need[NumCounters]) {
-  auto Add = [&](std::string Op, std::string Text) {
+  auto Add = [&](GCNOp Op, std::string Text) {
     MInst W;
-    W.Kind = InstKind::Wait;
-    W.Op = std::move(Op);
+    W.setOp(Op);
     if (!Text.empty())
       W.Ops.push_back(MOperand::text(std::move(Text)));
     Out.push_back(std::move(W));
@@ -308,14 +307,14 @@ void WaitCounter::emitWait(std::vector<MInst> &Out,
       S += std::string(S.empty() ? "" : " ") + "lgkmcnt(" +
            std::to_string(Hw[CntDS]) + ")";
     if (!S.empty())
-      Add("s_waitcnt", S);
+      Add(GCNOp::S_WAITCNT, S);
     if (Hw[CntStore] >= 0)
-      Add("s_waitcnt_vscnt", "null, " + std::to_string(Hw[CntStore]));
+      Add(GCNOp::S_WAITCNT_VSCNT, "null, " + std::to_string(Hw[CntStore]));
     break;
   }
   case GCNGen::GFX12: {
-    static const char *Names[] = {"s_wait_loadcnt", "s_wait_storecnt",
-                                  "s_wait_dscnt", "s_wait_kmcnt"};
+    static const GCNOp Names[] = {GCNOp::S_WAIT_LOADCNT, GCNOp::S_WAIT_STORECNT,
+                                  GCNOp::S_WAIT_DSCNT, GCNOp::S_WAIT_KMCNT};
     for (unsigned C = 0; C < NumCounters; ++C)
       if (Hw[C] >= 0)
         Add(Names[C], std::to_string(Hw[C]));
@@ -360,7 +359,7 @@ void WaitCounter::run() {
         if (S.Q[C].size() > M.Max[C])
           S.Q[C].erase(S.Q[C].begin());
       }
-      if (Out && MI.Op != "wait_all")
+      if (Out && !MI.is(GCNOp::WAIT_ALL))
         Out->push_back(MI);
     }
     return S;
@@ -395,13 +394,6 @@ void WaitCounter::run() {
 }
 
 // --- Hazards ---------------------------------------------------------------
-
-bool isTrans(StringRef Op) {
-  return Op.starts_with("v_rcp") || Op.starts_with("v_rsq") ||
-         Op.starts_with("v_sqrt") || Op.starts_with("v_exp") ||
-         Op.starts_with("v_log") || Op.starts_with("v_sin") ||
-         Op.starts_with("v_cos");
-}
 
 /// Register keys (regKeys) of SGPRs: 1000 + n; VCC is SGPR 106 here, as in
 /// the GFX12 hardware numbering the SGPR hazard rules use.
@@ -492,17 +484,16 @@ private:
                           ArrayRef<unsigned> Reads, bool ReadsVcc);
   std::string sgprReadWait(const MInst &MI, HazardState &S,
                            ArrayRef<unsigned> Reads, bool ReadsVcc);
-  static void emitWait(std::vector<MInst> *Out, StringRef Op,
+  static void emitWait(std::vector<MInst> *Out, GCNOp Op,
                        std::string Fields);
 };
 
-void HazardMitigator::emitWait(std::vector<MInst> *Out, StringRef Op,
+void HazardMitigator::emitWait(std::vector<MInst> *Out, GCNOp Op,
                                std::string Fields) {
   if (!Out)
     return;
   MInst W;
-  W.Kind = InstKind::Other;
-  W.Op = Op.str();
+  W.setOp(Op);
   W.Suffix = std::move(Fields);
   Out->push_back(std::move(W));
 }
@@ -512,9 +503,8 @@ unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
                                          const HazardState &S,
                                          ArrayRef<unsigned> Reads,
                                          bool ReadsVcc) {
-  StringRef Op = MI.Op;
   bool IsVALU = MI.Kind == InstKind::VALU;
-  bool Lane = Op.starts_with("v_readlane") || Op.starts_with("v_writelane");
+  bool Lane = MI.has(OF_Lane);
   SmallVector<unsigned, 4> SReads;
   for (unsigned K : Reads)
     if (K >= SGPRKey && K < SGPRKey + 128)
@@ -547,7 +537,7 @@ unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
     if (Hit(LaneSelect))
       Require(4, Dist);
     // VALU writes VCC -> v_div_fmas: 4.
-    if (MI.ReadsVCC && R.WritesVcc)
+    if (MI.readsVCC() && R.WritesVcc)
       Require(4, Dist);
     // VALU writes SGPR or VCC -> VALU reads it (gfx940 family: 2).
     if (IsVALU && T.VALUWriteSGPRReadWaitStates &&
@@ -559,11 +549,10 @@ unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
     // VALU writes VGPR -> v_readlane/v_readfirstlane reads it: 1 (gfx940
     // family; kept on gfx90a too). This covers a v_readlane of a spill VGPR
     // right after a v_writelane of it (RegAlloc.cpp).
-    if ((Op.starts_with("v_readlane") || Op.starts_with("v_readfirstlane")) &&
-        Hit(Reads))
+    if (MI.has(OF_ReadLane) && Hit(Reads))
       Require(1, Dist);
     // VALU writes VGPR -> DPP reads it: 2.
-    if (Op.ends_with("_dpp") && Hit(VReads))
+    if (MI.enc() == GCNEnc::DPP && Hit(VReads))
       Require(2, Dist);
   }
   return Need;
@@ -627,7 +616,7 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
   }
   bool IsVALU = MI.Kind == InstKind::VALU;
   SmallVector<unsigned, 8> Reads, Writes;
-  bool ReadsVcc = MI.ReadsVCC, WritesVcc = false;
+  bool ReadsVcc = MI.readsVCC(), WritesVcc = false;
   for (const MOperand &O : MI.Ops) {
     if (O.IsUse)
       regKeys(F, O, Reads);
@@ -643,15 +632,14 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
   unsigned Nops = T.Gen == GCNGen::GFX9 ? gfx9WaitStates(MI, S, Reads, ReadsVcc)
                                         : 0;
   // RDNA: v_div_fmas reads VCC a VALU wrote (4 wait states).
-  if (T.Gen != GCNGen::GFX9 && MI.ReadsVCC)
+  if (T.Gen != GCNGen::GFX9 && MI.readsVCC())
     for (unsigned D = 0; D < S.Recent.size() && D < 4; ++D)
       if (S.Recent[S.Recent.size() - 1 - D].WritesVcc)
         Nops = std::max(Nops, 4 - D);
   if (Nops) {
     if (Out) {
       MInst Nop;
-      Nop.Kind = InstKind::Other;
-      Nop.Op = "s_nop";
+      Nop.setOp(GCNOp::S_NOP);
       Nop.Ops.push_back(MOperand::imm(Nops - 1));
       Out->push_back(std::move(Nop));
     }
@@ -669,7 +657,7 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
       });
     });
     if (Hazard) {
-      emitWait(Out, "s_waitcnt_depctr", " depctr_va_vdst(0)");
+      emitWait(Out, GCNOp::S_WAITCNT_DEPCTR, " depctr_va_vdst(0)");
       S.TransWrites.clear();
     }
   }
@@ -684,7 +672,7 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
     if (IsVALU || MI.Kind == InstKind::SALU) {
       std::string Fields = sgprReadWait(MI, S, Reads, ReadsVcc);
       if (!Fields.empty())
-        emitWait(Out, "s_wait_alu", Fields);
+        emitWait(Out, GCNOp::S_WAIT_ALU, Fields);
       for (unsigned K : Writes) {
         if (K < SGPRKey || K >= SGPRKey + VCCNumber ||
             !S.Tracked[(K - SGPRKey) >> 1])
@@ -701,7 +689,7 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
   // Advance the history.
   HazardRec R;
   R.VALU = IsVALU;
-  R.Trans = isTrans(MI.Op);
+  R.Trans = MI.has(OF_Trans);
   R.Writes.assign(Writes.begin(), Writes.end());
   llvm::sort(R.Writes);
   R.WritesVcc = WritesVcc;
@@ -712,12 +700,12 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
   if (T.VALUTransUseHazard && IsVALU) {
     for (TransWrite &W : S.TransWrites) {
       ++W.VALUs;
-      W.Trans += isTrans(MI.Op);
+      W.Trans += MI.has(OF_Trans);
     }
     llvm::erase_if(S.TransWrites, [](const TransWrite &W) {
       return W.VALUs > 5 || W.Trans > 1;
     });
-    if (isTrans(MI.Op)) {
+    if (MI.has(OF_Trans)) {
       TransWrite W;
       for (unsigned K : Writes)
         if (K < SGPRKey)

@@ -132,7 +132,7 @@ Intervals computeIntervals(const MFunction &F) {
     for (unsigned I = B.Begin; I < B.End; ++I) {
       // s_*_saveexec writes its result before it reads its source (ISA
       // pseudocode: D = EXEC; EXEC = S0 op EXEC).
-      bool WritesFirst = StringRef(F.Insts[I].Op).contains("saveexec");
+      bool WritesFirst = F.Insts[I].has(OF_DefEXEC);
       for (const MOperand &O : F.Insts[I].Ops)
         if (O.K == MOperand::VReg)
           Touch(O.Reg, int(I),
@@ -296,10 +296,9 @@ ScanResult linearScan(MFunction &F, const Intervals &Iv) {
   return {};
 }
 
-MInst laneInst(StringRef Op, MOperand A, MOperand B, unsigned Lane) {
+MInst laneInst(GCNOp Op, MOperand A, MOperand B, unsigned Lane) {
   MInst MI;
-  MI.Kind = InstKind::VALU;
-  MI.Op = Op.str();
+  MI.setOp(Op);
   MI.Ops = {A, B, MOperand::imm(Lane)};
   return MI;
 }
@@ -362,11 +361,11 @@ void spillSGPRToLanes(MFunction &F, uint32_t R) {
     F.VRegs[Tmp].SpillTemp = true;
     PrevTmp = Tmp;
     PrevValid = MI.Kind != InstKind::Branch && MI.Kind != InstKind::Label &&
-                MI.Op != "s_endpgm";
+                !MI.is(GCNOp::S_ENDPGM);
     auto Part = [&](unsigned K) -> int8_t { return W == 1 ? -1 : int8_t(K); };
     if (Reads && !Reuse)
       for (unsigned K = 0; K < W; ++K)
-        Out.push_back(laneInst("v_readlane_b32", MOperand::def(Tmp, Part(K)),
+        Out.push_back(laneInst(GCNOp::V_READLANE_B32, MOperand::def(Tmp, Part(K)),
                                MOperand::use(Slots[K].VGPR), Slots[K].Lane));
     for (MOperand &O : MI.Ops)
       if (O.K == MOperand::VReg && O.Reg == R)
@@ -377,7 +376,7 @@ void spillSGPRToLanes(MFunction &F, uint32_t R) {
         continue;
       MOperand Dst = MOperand::def(Slots[K].VGPR);
       Dst.IsUse = true; // the other lanes are kept
-      Out.push_back(laneInst("v_writelane_b32", Dst,
+      Out.push_back(laneInst(GCNOp::V_WRITELANE_B32, Dst,
                              MOperand::use(Tmp, Part(K)), Slots[K].Lane));
     }
   }
@@ -385,10 +384,7 @@ void spillSGPRToLanes(MFunction &F, uint32_t R) {
 }
 
 bool isCrossLane(const MInst &MI) {
-  StringRef Op = MI.Op;
-  return Op.starts_with("v_readlane") || Op.starts_with("v_writelane") ||
-         Op.ends_with("_dpp") || Op.starts_with("ds_permute") ||
-         Op.starts_with("ds_bpermute") || Op.starts_with("v_permlane");
+  return MI.has(OF_CrossLane);
 }
 
 void spillVGPR(MFunction &F, uint32_t R) {
@@ -403,17 +399,15 @@ void spillVGPR(MFunction &F, uint32_t R) {
   }
   F.NumSpilledVGPRs += W;
   const bool AGPR = F.spillsToAGPRs();
-  const char *MovMask = F.T->WaveSize == 64 ? "s_mov_b64" : "s_mov_b32";
+  GCNOp MovMask = F.T->WaveSize == 64 ? GCNOp::S_MOV_B64 : GCNOp::S_MOV_B32;
   auto Part = [&](unsigned K) -> int8_t { return W == 1 ? -1 : int8_t(K); };
   auto Load = [&](uint32_t Tmp, unsigned K) {
     MInst MI;
     if (AGPR) {
-      MI.Kind = InstKind::VALU;
-      MI.Op = "v_accvgpr_read_b32";
+      MI.setOp(GCNOp::V_ACCVGPR_READ_B32);
       MI.Ops = {MOperand::def(Tmp, Part(K)), MOperand::use(Slots[K])};
     } else {
-      MI.Kind = InstKind::VMEMLoad;
-      MI.Op = "scratch_load_b32";
+      MI.setOp(GCNOp::SCRATCH_LOAD_B32);
       MI.Ops = {MOperand::def(Tmp, Part(K)), MOperand::text("off"),
                 MOperand::use(Slots[K])};
     }
@@ -422,12 +416,10 @@ void spillVGPR(MFunction &F, uint32_t R) {
   auto Store = [&](uint32_t Tmp, unsigned K) {
     MInst MI;
     if (AGPR) {
-      MI.Kind = InstKind::VALU;
-      MI.Op = "v_accvgpr_write_b32";
+      MI.setOp(GCNOp::V_ACCVGPR_WRITE_B32);
       MI.Ops = {MOperand::def(Slots[K]), MOperand::use(Tmp, Part(K))};
     } else {
-      MI.Kind = InstKind::VMEMStore;
-      MI.Op = "scratch_store_b32";
+      MI.setOp(GCNOp::SCRATCH_STORE_B32);
       MI.Ops = {MOperand::text("off"), MOperand::use(Tmp, Part(K)),
                 MOperand::def(Slots[K])};
     }
@@ -435,8 +427,7 @@ void spillVGPR(MFunction &F, uint32_t R) {
   };
   auto Mov = [&](MOperand D, MOperand S) {
     MInst MI;
-    MI.Kind = InstKind::SALU;
-    MI.Op = MovMask;
+    MI.setOp(MovMask);
     MI.Ops = {D, S};
     return MI;
   };
@@ -500,7 +491,7 @@ void spillVGPR(MFunction &F, uint32_t R) {
     F.VRegs[Tmp].SpillTemp = true;
     PrevTmp = Tmp;
     PrevValid = !Cross && !WritesExec(MI) && MI.Kind != InstKind::Branch &&
-                MI.Kind != InstKind::Label && MI.Op != "s_endpgm";
+                MI.Kind != InstKind::Label && !MI.is(GCNOp::S_ENDPGM);
     if (Reads && !Reuse) {
       SmallVector<MInst, 4> Seq;
       for (unsigned K = 0; K < W; ++K)

@@ -24,6 +24,7 @@
 #include "Lowering.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -428,31 +429,15 @@ Error KernelLowering::run(KernelDesc &Desc) {
 
 } // namespace detail
 
-InstKind classify(StringRef Op) {
-  if (Op.starts_with("s_load"))
-    return InstKind::SMEM;
-  if (Op.starts_with("global_load"))
-    return InstKind::VMEMLoad;
-  if (Op.starts_with("global_store"))
-    return InstKind::VMEMStore;
-  if (Op.starts_with("global_atomic"))
-    return InstKind::VMEMStore; // returning ones are fixed up by the caller
-  if (Op.starts_with("ds_"))
-    return InstKind::DS;
-  if (Op.starts_with("s_branch") || Op.starts_with("s_cbranch"))
-    return InstKind::Branch;
-  if (Op.starts_with("s_waitcnt") || Op.starts_with("s_wait_") ||
-      Op == "wait_all")
-    return InstKind::Wait;
-  if (Op.starts_with("v_"))
-    return InstKind::VALU;
-  if (Op == "s_endpgm" || Op.starts_with("s_barrier") || Op == "s_nop" ||
-      Op.starts_with("buffer_") || Op.starts_with("global_inv") ||
-      Op.starts_with("global_wb"))
-    return InstKind::Other;
-  if (Op.starts_with("s_"))
-    return InstKind::SALU;
-  return InstKind::Other;
+GCNOp lookupGCNOp(StringRef Spelling) {
+  static const StringMap<GCNOp> Map = [] {
+    StringMap<GCNOp> M;
+    for (size_t I = 1; I < size_t(GCNOp::NumOps); ++I)
+      M[GCNOpTable[I].Spelling] = GCNOp(I);
+    return M;
+  }();
+  auto It = Map.find(Spelling);
+  return It == Map.end() ? GCNOp::None : It->second;
 }
 
 Expected<std::string> translateToAMDGCN(const WbinFile &File,
@@ -470,8 +455,7 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
     if (Error E = L.run(Desc))
       return std::move(E);
     for (MInst &MI : L.F.Insts)
-      if (StringRef(MI.Op).starts_with("global_atomic") && !MI.Ops.empty() &&
-          MI.Ops[0].IsDef)
+      if (MI.has(OF_Atomic) && !MI.Ops.empty() && MI.Ops[0].IsDef)
         MI.Kind = InstKind::VMEMLoad;
     runPeephole(L.F);
     detail::legalizeConstantBus(L.F);
