@@ -5,10 +5,13 @@
 
 #include "../../libwave/lib/AMDGCN/GCNIR.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <regex>
@@ -651,3 +654,192 @@ TEST(AMDGCNRegAlloc, VGPRSpillKeepsLanes) {
 
 
 } // namespace
+
+// --- GCNOps.def ---------------------------------------------------------------
+
+namespace {
+
+/// What LLVM 22's .td files and AMD's ISA guides say about one
+/// instruction, written down by hand from those sources (not from
+/// GCNOps.def): SOPInstructions.td `Defs`/`Uses`, VOP1Instructions.td
+/// `TRANS = 1`, VOP3Instructions.td (v_div_fmas `Uses = [VCC, EXEC]`), the
+/// microcode format each is listed under in the CDNA3/RDNA3 ISA guides.
+struct OpFact {
+  const char *Spelling;
+  InstKind Kind;
+  GCNEnc Enc;
+  bool DefSCC, UseSCC, Trans;
+};
+
+const OpFact Facts[] = {
+    // SOP1
+    {"s_mov_b32", InstKind::SALU, GCNEnc::SOP1, false, false, false},
+    {"s_mov_b64", InstKind::SALU, GCNEnc::SOP1, false, false, false},
+    {"s_not_b32", InstKind::SALU, GCNEnc::SOP1, true, false, false},
+    {"s_brev_b32", InstKind::SALU, GCNEnc::SOP1, false, false, false},
+    {"s_bcnt1_i32_b32", InstKind::SALU, GCNEnc::SOP1, true, false, false},
+    {"s_ff1_i32_b32", InstKind::SALU, GCNEnc::SOP1, false, false, false},
+    {"s_ff1_i32_b64", InstKind::SALU, GCNEnc::SOP1, false, false, false},
+    {"s_flbit_i32_b32", InstKind::SALU, GCNEnc::SOP1, false, false, false},
+    {"s_abs_i32", InstKind::SALU, GCNEnc::SOP1, true, false, false},
+    {"s_and_saveexec_b64", InstKind::SALU, GCNEnc::SOP1, true, false, false},
+    {"s_or_saveexec_b32", InstKind::SALU, GCNEnc::SOP1, true, false, false},
+    // SOP2
+    {"s_add_u32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_sub_u32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_mul_i32", InstKind::SALU, GCNEnc::SOP2, false, false, false},
+    {"s_mul_hi_u32", InstKind::SALU, GCNEnc::SOP2, false, false, false},
+    {"s_and_b64", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_andn2_b32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_lshl_b32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_ashr_i32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_bfe_u32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_min_i32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_cselect_b32", InstKind::SALU, GCNEnc::SOP2, false, true, false},
+    {"s_cselect_b64", InstKind::SALU, GCNEnc::SOP2, false, true, false},
+    // SOPC, SOPK, SOPP
+    {"s_cmp_lg_u32", InstKind::SALU, GCNEnc::SOPC, true, false, false},
+    {"s_cmp_eq_u64", InstKind::SALU, GCNEnc::SOPC, true, false, false},
+    {"s_cbranch_scc1", InstKind::Branch, GCNEnc::SOPP, false, true, false},
+    {"s_cbranch_scc0", InstKind::Branch, GCNEnc::SOPP, false, true, false},
+    {"s_cbranch_execz", InstKind::Branch, GCNEnc::SOPP, false, false, false},
+    {"s_branch", InstKind::Branch, GCNEnc::SOPP, false, false, false},
+    {"s_trap", InstKind::Other, GCNEnc::SOPP, false, false, false},
+    {"s_endpgm", InstKind::Other, GCNEnc::SOPP, false, false, false},
+    {"s_nop", InstKind::Other, GCNEnc::SOPP, false, false, false},
+    {"s_waitcnt", InstKind::Wait, GCNEnc::SOPP, false, false, false},
+    {"s_waitcnt_vscnt", InstKind::Wait, GCNEnc::SOPK, false, false, false},
+    // Memory
+    {"s_load_dwordx2", InstKind::SMEM, GCNEnc::SMEM, false, false, false},
+    {"global_load_dword", InstKind::VMEMLoad, GCNEnc::GLOBAL, false, false,
+     false},
+    {"global_store_short", InstKind::VMEMStore, GCNEnc::GLOBAL, false, false,
+     false},
+    {"ds_read_b32", InstKind::DS, GCNEnc::DS, false, false, false},
+    {"ds_bpermute_b32", InstKind::DS, GCNEnc::DS, false, false, false},
+    {"scratch_load_b32", InstKind::VMEMLoad, GCNEnc::SCRATCH, false, false,
+     false},
+    // VALU
+    {"v_mov_b32", InstKind::VALU, GCNEnc::VOP1, false, false, false},
+    {"v_exp_f32", InstKind::VALU, GCNEnc::VOP1, false, false, true},
+    {"v_log_f32", InstKind::VALU, GCNEnc::VOP1, false, false, true},
+    {"v_rcp_f32", InstKind::VALU, GCNEnc::VOP1, false, false, true},
+    {"v_rcp_iflag_f32", InstKind::VALU, GCNEnc::VOP1, false, false, true},
+    {"v_sqrt_f32", InstKind::VALU, GCNEnc::VOP1, false, false, true},
+    {"v_rcp_f64", InstKind::VALU, GCNEnc::VOP1, false, false, true},
+    {"v_rsq_f64", InstKind::VALU, GCNEnc::VOP1, false, false, true},
+    {"v_fract_f64", InstKind::VALU, GCNEnc::VOP1, false, false, false},
+    {"v_cvt_f32_f64", InstKind::VALU, GCNEnc::VOP1, false, false, false},
+    {"v_readfirstlane_b32", InstKind::VALU, GCNEnc::VOP1, false, false, false},
+    {"v_mul_f32", InstKind::VALU, GCNEnc::VOP2, false, false, false},
+    {"v_fma_f32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
+    {"v_mul_lo_u32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
+    {"v_readlane_b32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
+    {"v_pk_add_f16", InstKind::VALU, GCNEnc::VOP3P, false, false, false},
+    {"v_mov_b32_dpp", InstKind::VALU, GCNEnc::DPP, false, false, false},
+};
+
+} // namespace
+
+TEST(AMDGCNOps, RowsAgreeWithLLVMAndISAGuides) {
+  for (const OpFact &Fct : Facts) {
+    SCOPED_TRACE(Fct.Spelling);
+    GCNOp Op = lookupGCNOp(Fct.Spelling);
+    ASSERT_NE(Op, GCNOp::None);
+    MInst MI;
+    MI.setOp(Op);
+    EXPECT_EQ(MI.Op, Fct.Spelling);
+    EXPECT_EQ(MI.Kind, Fct.Kind);
+    EXPECT_EQ(MI.enc(), Fct.Enc);
+    EXPECT_EQ(MI.writesSCC(), Fct.DefSCC);
+    EXPECT_EQ(MI.readsSCC(), Fct.UseSCC);
+    EXPECT_EQ(MI.has(OF_Trans), Fct.Trans);
+  }
+  // Implicit EXEC and VCC (SOPInstructions.td saveexec `Defs = [EXEC,
+  // SCC], Uses = [EXEC]`; VOP3Instructions.td V_DIV_FMAS `Uses = [VCC,
+  // EXEC]`; v_div_scale's VCC is an explicit operand).
+  auto Info = [](const char *S) { return opInfo(lookupGCNOp(S)).Flags; };
+  EXPECT_TRUE(Info("s_and_saveexec_b32") & OF_DefEXEC);
+  EXPECT_TRUE(Info("s_and_saveexec_b32") & OF_UseEXEC);
+  EXPECT_TRUE(Info("s_cbranch_execnz") & OF_UseEXEC);
+  EXPECT_FALSE(Info("s_mov_b64") & OF_DefEXEC);
+  EXPECT_TRUE(Info("v_div_fmas_f32") & OF_UseVCC);
+  EXPECT_TRUE(Info("v_div_fmas_f64") & OF_UseVCC);
+  EXPECT_FALSE(Info("v_div_scale_f32") & OF_UseVCC);
+  EXPECT_FALSE(Info("v_cndmask_b32_e64") & OF_UseVCC);
+}
+
+TEST(AMDGCNOps, SpellingsAreUniqueAndLookUp) {
+  std::set<std::string> Seen;
+  for (size_t I = 1; I < size_t(GCNOp::NumOps); ++I) {
+    const char *S = GCNOpTable[I].Spelling;
+    EXPECT_TRUE(Seen.insert(S).second) << S;
+    EXPECT_EQ(lookupGCNOp(S), GCNOp(I)) << S;
+    // Only SALU, branches and waits have an SOP encoding; VALU rows a VOP
+    // or DPP one; SCC is an SALU or branch matter.
+    InstKind K = GCNOpTable[I].Kind;
+    GCNEnc E = GCNOpTable[I].Enc;
+    bool SOP = E == GCNEnc::SOP1 || E == GCNEnc::SOP2 || E == GCNEnc::SOPC ||
+               E == GCNEnc::SOPK || E == GCNEnc::SOPP;
+    bool VOP = E == GCNEnc::VOP1 || E == GCNEnc::VOP2 || E == GCNEnc::VOP3 ||
+               E == GCNEnc::VOP3P || E == GCNEnc::DPP;
+    if (K == InstKind::SALU || K == InstKind::Branch)
+      EXPECT_TRUE(SOP) << S;
+    if (K == InstKind::VALU)
+      EXPECT_TRUE(VOP) << S;
+    if (GCNOpTable[I].Flags & (OF_DefSCC | OF_UseSCC))
+      EXPECT_TRUE(K == InstKind::SALU || K == InstKind::Branch) << S;
+  }
+  EXPECT_EQ(lookupGCNOp("s_not_a_mnemonic"), GCNOp::None);
+}
+
+// Every mnemonic the translator prints for the examples and conformance
+// kernels, on every target, has a GCNOps.def row.
+TEST(AMDGCNOps, EveryPrintedMnemonicHasARow) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> Files;
+  fs::path Root = WAVE_SOURCE_DIR;
+  for (const auto &E : fs::directory_iterator(Root / "examples"))
+    if (E.path().extension() == ".wave")
+      Files.push_back(E.path());
+  for (const auto &E :
+       fs::recursive_directory_iterator(Root / "test" / "conformance"))
+    if (E.path().extension() == ".wave")
+      Files.push_back(E.path());
+  ASSERT_GT(Files.size(), 100u);
+  std::set<std::string> Printed;
+  unsigned Translated = 0;
+  for (const fs::path &P : Files) {
+    auto Buf = llvm::MemoryBuffer::getFile(P.string());
+    ASSERT_TRUE(bool(Buf)) << P;
+    llvm::Expected<WbinFile> W =
+        assembleString((*Buf)->getBuffer(), P.filename().string());
+    if (!W) { // the conformance suite's bad-* kernels
+      llvm::consumeError(W.takeError());
+      continue;
+    }
+    for (const GCNTarget &T : allTargets()) {
+      TranslateOptions O;
+      O.Target = &T;
+      O.Comments = false;
+      llvm::Expected<std::string> S = translateToAMDGCN(*W, O);
+      if (!S) { // kernels that fault on purpose
+        llvm::consumeError(S.takeError());
+        continue;
+      }
+      ++Translated;
+      llvm::SmallVector<llvm::StringRef, 0> Lines;
+      llvm::StringRef(*S).split(Lines, '\n');
+      for (llvm::StringRef L : Lines) {
+        if (!L.consume_front("\t") || L.empty() || !llvm::isLower(L[0]))
+          continue;
+        Printed.insert(L.take_until([](char C) { return C == ' ' || C == '\t'; })
+                           .str());
+      }
+    }
+  }
+  EXPECT_GT(Translated, 600u);
+  for (const std::string &M : Printed)
+    EXPECT_NE(lookupGCNOp(M), GCNOp::None) << M;
+  EXPECT_GT(Printed.size(), 150u);
+}
