@@ -33,17 +33,16 @@ bool writesExec(const MInst &MI) {
   for (const MOperand &O : MI.Ops)
     if (O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef)
       return true;
-  return StringRef(MI.Op).contains("saveexec");
+  return MI.has(OF_DefEXEC);
 }
 
 /// May operand \p K of \p MI be an immediate?
 bool immAllowed(const MInst &MI, unsigned K) {
   StringRef Op = MI.Op;
   if (MI.Kind == InstKind::VALU) {
-    if (Op.starts_with("v_readlane") || Op.starts_with("v_writelane") ||
-        Op.ends_with("_dpp") || Op.starts_with("v_permlane"))
+    if (MI.has(OF_CrossLane)) // lane accesses, DPP, permlanes
       return false;
-    if (Op.starts_with("v_cndmask") && K == MI.Ops.size() - 1)
+    if (MI.is(GCNOp::V_CNDMASK_B32_E64) && K == MI.Ops.size() - 1)
       return false;
     if (Op.starts_with("v_div_") || Op.ends_with("_f64") ||
         Op.starts_with("v_pk_"))
@@ -127,24 +126,27 @@ bool sccDeadAfter(const MFunction &F, unsigned I) {
 
 /// The value of the 32-bit SALU operation \p Op on \p A and \p B, if it
 /// is one this folds (ISA pseudocode; shifts use the low 5 bits).
-std::optional<uint32_t> foldSALU(StringRef Op, uint32_t A, uint32_t B) {
-  if (Op == "s_add_u32")
+std::optional<uint32_t> foldSALU(GCNOp Op, uint32_t A, uint32_t B) {
+  switch (Op) {
+  case GCNOp::S_ADD_U32:
     return A + B;
-  if (Op == "s_sub_u32")
+  case GCNOp::S_SUB_U32:
     return A - B;
-  if (Op == "s_mul_i32")
+  case GCNOp::S_MUL_I32:
     return A * B;
-  if (Op == "s_and_b32")
+  case GCNOp::S_AND_B32:
     return A & B;
-  if (Op == "s_or_b32")
+  case GCNOp::S_OR_B32:
     return A | B;
-  if (Op == "s_xor_b32")
+  case GCNOp::S_XOR_B32:
     return A ^ B;
-  if (Op == "s_lshl_b32")
+  case GCNOp::S_LSHL_B32:
     return A << (B & 31);
-  if (Op == "s_lshr_b32")
+  case GCNOp::S_LSHR_B32:
     return A >> (B & 31);
-  return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 /// Rewrites \p MI into `mov Dst, Src` (s_mov_b32 or v_mov_b32).
@@ -171,6 +173,10 @@ bool foldIdentities(MFunction &F) {
     if (A.Neg || B.Neg || !A.IsUse || !B.IsUse)
       continue;
     StringRef Op = MI.Op;
+    GCNOp Opc = MI.Opc;
+    auto IsAny = [&](std::initializer_list<GCNOp> Ops) {
+      return llvm::is_contained(Ops, Opc);
+    };
     auto IsZero = [](const MOperand &O) {
       return O.K == MOperand::Imm && O.Value == 0;
     };
@@ -180,16 +186,15 @@ bool foldIdentities(MFunction &F) {
         continue;
       std::optional<MOperand> Src;
       if (A.K == MOperand::Imm && B.K == MOperand::Imm) {
-        if (auto V = foldSALU(Op, uint32_t(A.Value), uint32_t(B.Value)))
+        if (auto V = foldSALU(Opc, uint32_t(A.Value), uint32_t(B.Value)))
           Src = MOperand::imm(int64_t(int32_t(*V)));
       } else if (IsZero(B) &&
-                 (Op == "s_lshl_b32" || Op == "s_lshr_b32" ||
-                  Op == "s_ashr_i32" || Op == "s_add_u32" ||
-                  Op == "s_sub_u32" || Op == "s_or_b32" ||
-                  Op == "s_xor_b32")) {
+                 IsAny({GCNOp::S_LSHL_B32, GCNOp::S_LSHR_B32,
+                        GCNOp::S_ASHR_I32, GCNOp::S_ADD_U32, GCNOp::S_SUB_U32,
+                        GCNOp::S_OR_B32, GCNOp::S_XOR_B32})) {
         Src = A;
-      } else if (IsZero(A) && (Op == "s_add_u32" || Op == "s_or_b32" ||
-                               Op == "s_xor_b32")) {
+      } else if (IsZero(A) && IsAny({GCNOp::S_ADD_U32, GCNOp::S_OR_B32,
+                                     GCNOp::S_XOR_B32})) {
         Src = B;
       }
       if (!Src || (MI.writesSCC() && !sccDeadAfter(F, I)))
@@ -201,12 +206,12 @@ bool foldIdentities(MFunction &F) {
     if (MI.Kind != InstKind::VALU)
       continue;
     // VALU shifts take the amount first (v_lshlrev_b32 d, k, x).
-    if (IsZero(A) && (Op == "v_lshlrev_b32" || Op == "v_lshrrev_b32" ||
-                      Op == "v_ashrrev_i32")) {
+    if (IsZero(A) && IsAny({GCNOp::V_LSHLREV_B32, GCNOp::V_LSHRREV_B32,
+                            GCNOp::V_ASHRREV_I32})) {
       toMov(MI, B);
       Changed = true;
-    } else if ((Op == "v_add_u32" || Op == "v_add_nc_u32" ||
-                Op == "v_or_b32") &&
+    } else if (IsAny({GCNOp::V_ADD_U32, GCNOp::V_ADD_NC_U32,
+                      GCNOp::V_OR_B32}) &&
                (IsZero(A) || IsZero(B))) {
       toMov(MI, IsZero(A) ? B : A);
       Changed = true;
@@ -233,7 +238,7 @@ void runPeephole(MFunction &F) {
         if (C.Defs[O.Reg] != 1 || F.VRegs[O.Reg].Fixed >= 0)
           continue;
         const MInst &Def = F.Insts[C.DefAt[O.Reg]];
-        if (!(Def.Op == "s_mov_b32" || Def.Op == "v_mov_b32") ||
+        if (!(Def.is(GCNOp::S_MOV_B32) || Def.is(GCNOp::V_MOV_B32)) ||
             Def.Ops[1].K != MOperand::Imm || Def.Ops[0].Sub >= 0)
           continue;
         if (!immAllowed(MI, K))
@@ -254,8 +259,8 @@ void runPeephole(MFunction &F) {
     for (MInst &MI : F.Insts) {
       // x * 2^k -> x << k. The VALU shift takes its amount first
       // (v_lshlrev_b32 d, k, x), the SALU shift second (s_lshl_b32 d, x, k).
-      bool Vector = MI.Op == "v_mul_lo_u32";
-      if ((Vector || MI.Op == "s_mul_i32") && MI.Ops.size() == 3) {
+      bool Vector = MI.is(GCNOp::V_MUL_LO_U32);
+      if ((Vector || MI.is(GCNOp::S_MUL_I32)) && MI.Ops.size() == 3) {
         for (unsigned K = 1; K < 3; ++K)
           if (MI.Ops[K].K == MOperand::Imm && isPow2(MI.Ops[K].Value)) {
             MOperand X = MI.Ops[3 - K];
@@ -332,7 +337,7 @@ void runPeephole(MFunction &F) {
       if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::SALU)
         continue;
       if (MI.writesSCC() || writesExec(MI) ||
-          StringRef(MI.Op).starts_with("v_writelane"))
+          MI.is(GCNOp::V_WRITELANE_B32))
         continue;
       bool AnyDef = false, AllDead = true;
       for (const MOperand &O : MI.Ops) {
