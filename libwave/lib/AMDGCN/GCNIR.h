@@ -3,9 +3,12 @@
 // A flat list of AMDGCN instructions over virtual registers (seed 004's
 // "SSA-close IR of target instructions"). Mnemonics are already spelled for
 // the target (GCNTarget); labels are pseudo-instructions; operands say
-// whether they are read or written. Lowering (Translate.cpp) produces it,
-// legalization, register allocation (RegAlloc.cpp), wait counts and hazards
-// (PostRA.cpp) rewrite it, and Emitter.cpp prints it.
+// whether they are read or written; each instruction's facts (kind,
+// implicit SCC/VCC/EXEC, hazard classes) come from GCNOps.def. Lowering
+// (Lowering.h, its stage files and Translate.cpp) produces it, constant-bus
+// legalization (ConstantBus.cpp), register allocation and spilling
+// (RegAlloc.cpp), wait counts and hazards (PostRA.cpp) rewrite it, and
+// Emitter.cpp prints it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_LIB_AMDGCN_GCNIR_H
