@@ -145,7 +145,12 @@ Error KernelLowering::lowerWaveOp(unsigned Idx) {
     // Exclusive: the inclusive scan one lane up, 0 in lane 0. Written with
     // every lane enabled unless the other lanes' old values are still
     // needed.
-    bool Merges = isS(Dd) || defMerges(Idx, In.Rd);
+    // (A def that is not merging may still share its web with values
+    // other lanes hold: a then-part's scan whose result the then-part
+    // overwrites before any read.)
+    unsigned Web = webOfDef(Idx, In.Rd & 0xFF);
+    bool Merges = isS(Dd) || defMerges(Idx, In.Rd) ||
+                  (Web != ~0u && WebNumDefs[Web] > 1);
     uint32_t Excl = Merges ? newV() : Dd;
     if (T.DPPRowBroadcast) {
       emit("v_mov_b32_dpp", {D(Excl), U(Scan)},
