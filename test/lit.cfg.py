@@ -38,12 +38,12 @@ config.substitutions.append(("%examples", os.path.join(config.wave_source_dir, "
 config.substitutions.append(("%utils", os.path.join(config.wave_source_dir, "test", "utils")))
 config.substitutions.append(("%bindir", config.wave_tools_dir))
 
-# The AMDGCN stage's external tools (DESIGN.md "AMDGCN stage"): clang-22 and
-# ld.lld-22 assemble and link code objects, llvm-readelf-22 and
-# llvm-objdump-22 inspect them. Each is looked for on PATH under its
-# versioned name, then unversioned in LLVM 22's own bin directory. Tests that
-# run them say "REQUIRES: amdgcn-toolchain"; scripts/deps.sh installs them,
-# so CI runs those tests.
+# The AMDGCN stage's external tools (libwave/README.md "The AMDGCN stage"):
+# clang-22 and ld.lld-22 assemble and link code objects, llvm-readelf-22 and
+# llvm-objdump-22 inspect them. Each is looked for on PATH under its versioned
+# name, then unversioned in LLVM 22's own bin directory. Tests that run them say
+# "REQUIRES: amdgcn-toolchain"; scripts/deps.sh installs them, so CI runs those
+# tests.
 def find_llvm22_tool(name):
     return (shutil.which(name + "-22") or
             shutil.which(name, path=config.llvm_tools_dir))

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # docs.bats - every tool's man page, completions and --help agree.
 #
-# STYLE.md §13: a long option in --help that the man page or a completion
-# file does not mention is a documentation bug. Man pages must also be clean
-# under mandoc's linter.
+# docs/conventions.md §13: a long option in --help that the man page or a
+# completion file does not mention is a documentation bug. Man pages must also
+# be clean under mandoc's linter.
 
 load common
 
@@ -69,4 +69,19 @@ long_options() {
     assert_success
     assert_output --partial "wavetools"
   done
+}
+
+@test "cmake --install puts every format document the man pages cite under share/doc/wavetools" {
+  build="$(cd "$WAVE_BIN/.." && pwd)"
+  [ -f "$build/cmake_install.cmake" ] || skip "no CMake build tree at $build"
+  dest="$BATS_TEST_TMPDIR/inst"
+  run cmake --install "$build" --prefix "$dest" --component Unspecified
+  assert_success
+  for page in "$WAVE_SOURCE_DIR"/man/*.[17]; do
+    while read -r doc; do
+      [ -f "$dest/share/doc/wavetools/$doc" ] ||
+        fail "$(basename "$page") cites $doc, which is not installed"
+    done < <(grep -oE 'formats/[a-z0-9-]+\.md' "$page" | sort -u)
+  done
+  [ -f "$dest/share/doc/wavetools/formats/isa.md" ]
 }

@@ -1,11 +1,9 @@
 #!/usr/bin/env bats
 # wave-as-amdgcn.bats - process behaviour of wave-as --target=amdgcn-amd-amdhsa
-# (STYLE.md §12; DESIGN.md "AMDGCN stage"): usage errors, finding clang and
-# ld.lld, reporting their failures, temporary files, input kinds, output
-# naming, and that the result is one ELF code object per input.
+# (docs/conventions.md §12; libwave/README.md "The AMDGCN stage"): usage errors,
+# finding clang and ld.lld, reporting their failures, temporary files, input
+# kinds, output naming, and that the result is one ELF code object per input.
 #
-# Tests that need a working translator call needs_translator, which skips
-# them only while libwave's translator is the "under construction" stub.
 # Tests that run the real clang-22 and ld.lld-22 call needs_toolchain.
 
 load common
@@ -41,13 +39,6 @@ WAVE
 needs_toolchain() {
   command -v clang-22 >/dev/null && command -v ld.lld-22 >/dev/null ||
     skip "clang-22 and ld.lld-22 are not installed"
-}
-
-needs_translator() {
-  local out
-  out=$(wave-as "${AMD[@]}" --mcpu=gfx942 -S -o - va.wave 2>&1) && return 0
-  [[ "$out" != *"translator is under construction"* ]] ||
-    skip "waits for the AMDGCN translator"
 }
 
 # fake_tool NAME BODY: an executable shell script bin/NAME in the test dir.
@@ -165,7 +156,6 @@ only_files() {
 }
 
 @test "-S writes AMDGCN assembly next to the input" {
-  needs_translator
   run wave-as "${AMD[@]}" --mcpu=gfx942 -S va.wave
   assert_success
   [ -s va.s ]
@@ -174,7 +164,6 @@ only_files() {
 }
 
 @test "-S -o - writes the assembly to stdout" {
-  needs_translator
   run --separate-stderr wave-as "${AMD[@]}" --mcpu=gfx1100 -S -o - va.wave
   assert_success
   [[ "$output" == *".amdhsa_kernel vector_add"* ]]
@@ -182,7 +171,6 @@ only_files() {
 }
 
 @test "a .wbin input translates like its assembly source" {
-  needs_translator
   wave-as va.wave -o va.wbin
   wave-as "${AMD[@]}" --mcpu=gfx942 -S -o from-wave.s - < va.wave
   wave-as "${AMD[@]}" --mcpu=gfx942 -S -o from-wbin.s - < va.wbin
@@ -191,14 +179,12 @@ only_files() {
 
 @test "stdin input writes the code object to stdout" {
   needs_toolchain
-  needs_translator
   wave-as "${AMD[@]}" --mcpu=gfx942 < va.wave > out.hsaco
   [ "$(head -c4 out.hsaco | od -An -c | tr -d ' ')" = '177ELF' ]
 }
 
 @test "a .hsaco for gfx942 and for gfx1100 is an ELF file" {
   needs_toolchain
-  needs_translator
   for cpu in gfx942 gfx1100; do
     run wave-as "${AMD[@]}" --mcpu=$cpu va.wave
     assert_success
@@ -209,7 +195,6 @@ only_files() {
 
 @test "a .wbin input file gives INPUT.hsaco" {
   needs_toolchain
-  needs_translator
   wave-as va.wave -o va.wbin
   run wave-as "${AMD[@]}" --mcpu=gfx1200 va.wbin
   assert_success
@@ -218,7 +203,6 @@ only_files() {
 
 @test "several kernels make one code object listing each in its notes" {
   needs_toolchain
-  needs_translator
   run wave-as "${AMD[@]}" --mcpu=gfx942 two.wave -o two.hsaco
   assert_success
   run llvm-readelf-22 --notes two.hsaco
@@ -230,7 +214,6 @@ only_files() {
 }
 
 @test "a failing clang: its stderr, exit 1, the old output untouched" {
-  needs_translator
   fake_tool fake-clang 'echo "fake-clang: error: out of cheese" >&2; exit 3'
   fake_tool ld.lld 'exit 0'
   echo precious > va.hsaco
@@ -247,7 +230,6 @@ only_files() {
 }
 
 @test "a relative --clang path with a slash is used as is" {
-  needs_translator
   fake_tool fake-clang 'echo "relative clang ran" >&2; exit 1'
   run --separate-stderr wave-as "${AMD[@]}" --mcpu=gfx942 --clang=./bin/fake-clang \
     --ld-lld=/bin/true va.wave
@@ -257,7 +239,6 @@ only_files() {
 
 @test "TMPDIR stays empty after a success and after a failure" {
   needs_toolchain
-  needs_translator
   mkdir tmp
   TMPDIR="$PWD/tmp" run wave-as "${AMD[@]}" --mcpu=gfx942 va.wave
   assert_success
@@ -271,7 +252,6 @@ only_files() {
 @test "a code object is refused to a terminal without -f; assembly text is not" {
   command -v script >/dev/null || skip "script(1) not available"
   needs_toolchain
-  needs_translator
   run script -qec "wave-as ${AMD[*]} --mcpu=gfx942 -o - va.wave" /dev/null
   [ "$status" -eq 2 ]
   assert_output --partial "refusing to write binary output to a terminal"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# wave-as process behaviour (STYLE.md §12): stdin and '-', output naming,
-# the terminal guard, exit codes, diagnostics format, atomic output.
+# wave-as process behaviour (docs/conventions.md §12): stdin and '-', output
+# naming, the terminal guard, exit codes, diagnostics format, atomic output.
 
 load common
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# wave-dis process behaviour (STYLE.md §12): stdin and '-', -o, exit codes,
-# error format on malformed binaries, atomic output, pipelines with wave-as.
+# wave-dis process behaviour (docs/conventions.md §12): stdin and '-', -o, exit
+# codes, error format on malformed binaries, atomic output, pipelines with
+# wave-as.
 
 load common
 

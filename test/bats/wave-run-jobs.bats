@@ -1,11 +1,10 @@
 #!/usr/bin/env bats
 # wave-run -j/--jobs N (workgroups run at once; 0 = one per hardware thread;
 # default $WAVE_RUN_JOBS when set and non-empty, else 0): every value prints
-# the same stdout as ISA.md §4.2's one-workgroup-after-another order, bad
-# values are usage errors (exit 2, nothing on stdout) naming --jobs or
+# the same stdout as formats/isa.md §4.2's one-workgroup-after-another order,
+# bad values are usage errors (exit 2, nothing on stdout) naming --jobs or
 # WAVE_RUN_JOBS, --jobs on the command line wins over the environment, and
-# --help lists the option. Expected values come from seq, never from
-# wave-run.
+# --help lists the option. Expected values come from seq, never from wave-run.
 bats_require_minimum_version 1.5.0
 
 setup() {

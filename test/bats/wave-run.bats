@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# wave-run process behaviour (STYLE.md §12): exit codes 0/1/2/3, the one-line
-# fault format, --help/--version, unknown flags, missing files, stdin and
-# '-', and the wave-as | wave-run pipeline.
+# wave-run process behaviour (docs/conventions.md §12): exit codes 0/1/2/3, the
+# one-line fault format, --help/--version, unknown flags, missing files, stdin
+# and '-', and the wave-as | wave-run pipeline.
 bats_require_minimum_version 1.5.0
 
 setup() {

@@ -28,6 +28,7 @@
 #include "wave/Asm/AsmParser.h"
 #include "wave/Emu/Emulator.h"
 #include "wave/Emu/ProgramBuilder.h"
+#include "wave/Tool/Input.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -213,7 +214,7 @@ llvm::Expected<WbinFile> assembleExample(const char *Name) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return llvm::createStringError("cannot read " + Path.str());
-  return assembleString((*Buf)->getBuffer(), Path);
+  return tool::assembleExecutable((*Buf)->getBuffer(), Path);
 }
 
 float *floats(uint8_t *M) { return reinterpret_cast<float *>(M); }
@@ -407,7 +408,7 @@ uint32_t divergentRef(uint32_t X) {
 
 void BM_Divergent(benchmark::State &State) {
   const uint32_t Groups = 64, N = Groups * 256;
-  auto File = assembleString(DivergentSource, "divergent.wave");
+  auto File = tool::assembleExecutable(DivergentSource, "divergent.wave");
   if (!File) {
     State.SkipWithError(llvm::toString(File.takeError()).c_str());
     return;

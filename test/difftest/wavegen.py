@@ -3,7 +3,7 @@
 
 Every kernel it writes is valid (wave-as accepts it), terminates, is free of
 data races and of faults, and writes the values it computes to device memory,
-so that two executors that implement ISA.md (with the "default" column of §8)
+so that two executors that implement formats/isa.md (with the "default" column of §8)
 must print the same `--dump-u32` of the output region, byte for byte.
 
     wavegen.py --seed S [--out DIR] [--transcendentals] [--unaligned]
@@ -45,7 +45,7 @@ Exclusions (results that may legitimately differ between executors)
   final value does not depend on the order. Threads read other threads' LDS
   words only in an exchange: store own word, barrier, read a partner's word,
   barrier.
-* NaN payloads (ISA.md §4.7: with NaN inputs only NaN-ness is defined; AMD
+* NaN payloads (formats/isa.md §4.7: with NaN inputs only NaN-ness is defined; AMD
   returns its canonical NaN): every instruction that can produce a NaN is
   followed by a clean-up that replaces a NaN result (per f32, f16 or bf16 lane)
   with a canonical constant, so no register ever holds a payload that the ISA

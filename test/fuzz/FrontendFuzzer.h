@@ -5,8 +5,8 @@
 // they parse, through Sema; a module Sema accepts is lowered and must pass
 // the MIR verifier (lowering never makes invalid MIR from checked HIR), and
 // printing must not fail. Never crashing, hanging or leaking on any input is
-// the property under test (DESIGN.md: "never a crash, for any input"). Run
-// by test/lit/fuzz/fe-fuzz.test.
+// the property under test (docs/conventions.md §5: no input may crash a tool).
+// Run by test/lit/fuzz/fe-fuzz.test.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Frontend/Frontend.h"

@@ -7,8 +7,8 @@
 // taken from the input), so the translator sees arbitrary instruction
 // streams: unbalanced frames, calls anywhere, recursion, every opcode and
 // modifier. Whatever the input, nothing may crash, hang, leak or trip a
-// sanitizer (DESIGN.md: "never a crash, for any input"); a TranslateError
-// is an expected outcome. The external assembler is not run.
+// sanitizer (docs/conventions.md §5: no input may crash a tool); a
+// TranslateError is an expected outcome. The external assembler is not run.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/AMDGCN/Target.h"

@@ -3,7 +3,7 @@
 // Feeds arbitrary bytes to the assembler (wave::assemble) and, as a .wbin,
 // to the reader and disassembler. Neither may crash, hang or read out of
 // bounds. When the bytes assemble, the round trip assemble -> disassemble ->
-// assemble must reproduce the same object (ISA.md §6.8, D13-D16); a
+// assemble must reproduce the same object (formats/wave-asm.md §7, D13-D16); a
 // mismatch traps so that libFuzzer reports it.
 //
 //===----------------------------------------------------------------------===//

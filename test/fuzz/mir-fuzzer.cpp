@@ -4,8 +4,8 @@
 // verifier. Any input that also verifies is optimised with the -O3 pipeline
 // under --verify-each, and its printed form must read back to the same text
 // (formats/mir.md, "Printing"); a violation of either is a bug and aborts.
-// Never crashing on bad input is the property under test (DESIGN.md: "never
-// a crash, for any input"). Run by test/lit/fuzz/mir-fuzz.test.
+// Never crashing on bad input is the property under test (docs/conventions.md
+// §5: no input may crash a tool). Run by test/lit/fuzz/mir-fuzz.test.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/IR/MIRParser.h"

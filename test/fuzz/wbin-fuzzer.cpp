@@ -6,7 +6,7 @@
 // .wbin are also run as raw code (one synthetic kernel), so the emulator
 // sees arbitrary instruction streams, not only what survives the reader.
 // Whatever the input, nothing may crash, hang, leak or trip a sanitizer
-// (DESIGN.md: "never a crash, for any input"). Errors are expected and
+// (docs/conventions.md §5: no input may crash a tool). Errors are expected and
 // ignored.
 //
 //===----------------------------------------------------------------------===//

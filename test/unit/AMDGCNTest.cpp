@@ -2,6 +2,7 @@
 #include "wave/AMDGCN/Target.h"
 #include "wave/AMDGCN/Translate.h"
 #include "wave/Asm/AsmParser.h"
+#include "wave/Tool/Input.h"
 
 #include "../../libwave/lib/AMDGCN/GCNIR.h"
 
@@ -23,7 +24,7 @@ namespace {
 
 std::string translate(llvm::StringRef Src, llvm::StringRef CPU,
                       std::string *Err = nullptr) {
-  llvm::Expected<WbinFile> F = assembleString(Src, "t.wave");
+  llvm::Expected<WbinFile> F = tool::assembleExecutable(Src, "t.wave");
   EXPECT_TRUE(bool(F));
   if (!F) {
     llvm::consumeError(F.takeError());
@@ -275,8 +276,8 @@ TEST(AMDGCNTranslate, ErrorsNameKernelAndPC) {
 }
 
 TEST(AMDGCNTranslate, RelocatableRejected) {
-  llvm::Expected<WbinFile> F = assembleString(".kernel k\n halt\n.end\n",
-                                              "t.wave");
+  llvm::Expected<WbinFile> F =
+      tool::assembleExecutable(".kernel k\n halt\n.end\n", "t.wave");
   ASSERT_TRUE(bool(F));
   F->Relocatable = true;
   TranslateOptions O;
@@ -813,7 +814,7 @@ TEST(AMDGCNOps, EveryPrintedMnemonicHasARow) {
     auto Buf = llvm::MemoryBuffer::getFile(P.string());
     ASSERT_TRUE(bool(Buf)) << P;
     llvm::Expected<WbinFile> W =
-        assembleString((*Buf)->getBuffer(), P.filename().string());
+        tool::assembleExecutable((*Buf)->getBuffer(), P.filename().string());
     if (!W) { // the conformance suite's bad-* kernels
       llvm::consumeError(W.takeError());
       continue;

@@ -1,17 +1,18 @@
 //===- AsmTest.cpp - Assembler, instruction printer, disassembler ---------===//
 //
-// Unit tests of the Asm area: the worked examples of ISA.md §5.6, §5.8 and
-// §2.17 byte for byte, the defaults of ISA.md §8 (D2, D3, D7, D9, D12-D14,
-// D17, D20, D21, D23, D30), diagnostics, and the exhaustive
-// print -> parse -> encode -> decode -> print round trip over every row of
-// Opcodes.def.
+// Unit tests of the Asm area: the worked examples of formats/wbin.md "Writer
+// algorithm", §5.8 and §2.17 byte for byte, the defaults of formats/isa.md §8
+// (D2, D3, D7, D9, D12-D14, D17, D20, D21, D23, D30), diagnostics, and the
+// exhaustive print -> parse -> encode -> decode -> print round trip over every
+// row of Opcodes.def.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/AsmParser.h"
 #include "wave/Asm/Disassembler.h"
-#include "wave/Asm/InstPrinter.h"
 #include "wave/ISA/ISA.h"
+#include "wave/ISA/InstPrinter.h"
 #include "wave/Object/Wbin.h"
+#include "wave/Tool/Input.h"
 
 #include "SpecBytes.h"
 
@@ -29,7 +30,8 @@ std::optional<WbinFile> assembleOk(llvm::StringRef Src,
   std::string Local;
   AsmOptions Opts;
   Opts.Warnings = W;
-  auto F = assembleString(Src, "t.wave", Diags ? Diags : &Local, Opts);
+  auto F =
+      tool::assembleExecutable(Src, "t.wave", Diags ? Diags : &Local, Opts);
   if (!F) {
     llvm::consumeError(F.takeError());
     return std::nullopt;
@@ -57,7 +59,7 @@ std::vector<uint32_t> wordsOf(llvm::StringRef Body) {
   return F ? words(*F) : std::vector<uint32_t>{};
 }
 
-// ISA.md §5.8, copied from the document.
+// formats/wbin.md "Example", copied from the document.
 TEST(Asm, WorkedExample58) {
   const char *Src = spec::TinySource;
   const std::vector<uint8_t> &Expected = spec::TinyBytes;
@@ -69,7 +71,8 @@ TEST(Asm, WorkedExample58) {
   EXPECT_EQ(writeWbin(*F), Expected);
 }
 
-// ISA.md §5.6: no kernels -> the 36-byte file; empty input is valid.
+// formats/wbin.md "Writer algorithm": no kernels -> the 36-byte file; empty
+// input is valid.
 TEST(Asm, NoKernels) {
   const std::vector<uint8_t> &Expected = spec::EmptyBytes;
   for (const char *Src : {"", "; only a comment\n", "\n\n  # x\n"}) {
@@ -79,7 +82,7 @@ TEST(Asm, NoKernels) {
   }
 }
 
-// ISA.md §2.17, words copied from the document.
+// formats/isa.md §2.17, words copied from the document.
 TEST(Asm, VerifiedEncodings217) {
   struct Case {
     const char *Src;
@@ -142,7 +145,7 @@ TEST(Asm, ScopeSpellings) {
             (std::vector<uint32_t>{0x3C000280, 0x03040000}));
 }
 
-// ISA.md §6.1, §6.2: lexical details.
+// formats/wave-asm.md §1, §2: lexical details.
 TEST(Asm, Lexical) {
   EXPECT_EQ(wordsOf("mov_imm r1, 1_000"), wordsOf("mov_imm r1, 1000"));
   EXPECT_EQ(wordsOf("mov_imm r1, 0xFF_FF"), wordsOf("mov_imm r1, 65535"));
@@ -320,7 +323,7 @@ void fillOperands(Inst &I, uint8_t R) {
 
 // Every opcode x every predicate form x boundary register numbers: the
 // printed text assembles to the same instruction, and decoding it prints the
-// same text (ISA.md §1, §2, §6.8).
+// same text (formats/isa.md §1, §2; formats/wave-asm.md §7).
 TEST(Asm, PrintParseRoundTripAllOpcodes) {
   struct Pred {
     uint8_t Reg;

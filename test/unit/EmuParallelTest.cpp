@@ -3,14 +3,15 @@
 // Differential tests of EmuConfig::Jobs (lib/Emu/Speculation.h): every kernel
 // runs with Jobs = 1 and with Jobs = 2, 3 and 4, and the whole device memory,
 // the printed statistics and any error (message and kind) must be identical,
-// since ISA.md §4.2 runs workgroups one after another in grid order whatever
-// the number of threads. Each kernel also has expected values computed here,
-// by hand or by a plain C++ model of the sequential order, never taken from
-// the emulator. The last group tests SpeculativeMemory directly.
+// since formats/isa.md §4.2 runs workgroups one after another in grid order
+// whatever the number of threads. Each kernel also has expected values computed
+// here, by hand or by a plain C++ model of the sequential order, never taken
+// from the emulator. The last group tests SpeculativeMemory directly.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/AsmParser.h"
 #include "wave/Emu/Emulator.h"
+#include "wave/Tool/Input.h"
 
 #include "../../libwave/lib/Emu/Speculation.h"
 
@@ -86,7 +87,8 @@ WbinFile assemble(std::string Src, unsigned Delay0 = 0, unsigned Delay = 0) {
     Src.insert(Src.find('\n') + 1, Loop);
   }
   std::string Diags;
-  llvm::Expected<WbinFile> F = assembleString(Src, "parallel.wave", &Diags);
+  llvm::Expected<WbinFile> F =
+      tool::assembleExecutable(Src, "parallel.wave", &Diags);
   if (!F) {
     ADD_FAILURE() << llvm::toString(F.takeError()) << "\n" << Diags;
     return WbinFile();

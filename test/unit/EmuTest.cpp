@@ -1,11 +1,11 @@
 //===- EmuTest.cpp - Unit tests of the reference emulator -----------------===//
 //
-// GoogleTest coverage of wave::emu (ISA.md §4, §7.3 and the §8 defaults):
-// one group per instruction class with hand-computed values, divergence,
-// barriers, wave operations under divergence, atomics ordering, MMA, f64,
-// calls, faults and the command-line value syntax. Programs are built with
-// wave::emu::ProgramBuilder (wave::Inst + encodeInst), so these tests do not
-// depend on the assembler.
+// GoogleTest coverage of wave::emu (formats/isa.md §4, §7.3 and the §8
+// defaults): one group per instruction class with hand-computed values,
+// divergence, barriers, wave operations under divergence, atomics ordering,
+// MMA, f64, calls, faults and the command-line value syntax. Programs are built
+// with wave::emu::ProgramBuilder (wave::Inst + encodeInst), so these tests do
+// not depend on the assembler.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/Emulator.h"
@@ -45,7 +45,7 @@ struct Result {
 
 /// Runs \p P with device memory starting as \p Init, one wave at a time
 /// when \p OneWaveAtATime: a traced run never takes lockstep steps, so it
-/// is the plain ISA.md §4.3 loop to compare lockstep steps with.
+/// is the plain formats/isa.md §4.3 loop to compare lockstep steps with.
 Result runInit(const ProgramBuilder &P, EmuConfig C,
                const std::vector<uint8_t> &Init, bool OneWaveAtATime) {
   WbinFile F = P.build();
@@ -145,7 +145,7 @@ const float Inf = std::numeric_limits<float>::infinity();
 const float QNaN = std::numeric_limits<float>::quiet_NaN();
 
 //===----------------------------------------------------------------------===//
-// Value formats (ISA.md §7.3) and conversions (§4.8, §4.11)
+// Value formats (formats/isa.md §7.3) and conversions (§4.8, §4.11)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuFormat, VerifiedFloatExamples) {
@@ -181,6 +181,28 @@ TEST(EmuFormat, VerifiedFloatExamples) {
   };
   for (auto &C : Cases)
     EXPECT_EQ(formatF32(C.V), C.Text) << C.Text;
+}
+
+// Exact ties between two shortest digit strings go to the larger magnitude
+// (formats/isa.md §7.3): the first two are the examples the document gives,
+// the rest come from an exact rational search (Python fractions) for f32
+// values whose shortest round-trip length has two equally close strings.
+TEST(EmuFormat, ShortestDigitTiesRoundUp) {
+  struct {
+    uint32_t Bits;
+    const char *Text;
+  } Cases[] = {
+      {0x40074000, "2.1132813"},    {0xC0DA2000, "-6.8164063"},
+      {0x3B600000, "0.0034179688"}, {0xBFEA8000, "-1.8320313"},
+      {0x3FD38000, "1.6523438"},    {0xBD340000, "-0.043945313"},
+      {0x3D040000, "0.032226563"},  {0x43510400, "209.01563"},
+      {0x434ECC00, "206.79688"},    {0xC0E32000, "-7.0976563"},
+  };
+  for (auto &C : Cases)
+    EXPECT_EQ(formatF32(std::bit_cast<float>(C.Bits)), C.Text) << C.Text;
+  // Not a tie: the nearest string wins, whichever way.
+  EXPECT_EQ(formatF32(1234.5677f), "1234.5677");
+  EXPECT_EQ(formatF64(0.1 + 0.2), "0.30000000000000004");
 }
 
 TEST(EmuFormat, HalfAndBfloat) {
@@ -257,7 +279,7 @@ TEST(EmuOptions, Numbers) {
 }
 
 //===----------------------------------------------------------------------===//
-// Integer, bitwise, compare (ISA.md §4.5, §4.6, §4.10)
+// Integer, bitwise, compare (formats/isa.md §4.5, §4.6, §4.10)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuInteger, Arithmetic) {
@@ -284,10 +306,10 @@ TEST(EmuInteger, Arithmetic) {
 }
 
 // idiv and imod on many operand pairs, against 64-bit integer arithmetic
-// (ISA.md §4.5: truncation toward zero, the remainder has the dividend's
-// sign, b == 0 gives 0, INT_MIN / -1 gives INT_MIN and INT_MIN mod -1 gives
-// 0). The pairs are the edge values against each other, dividends next to
-// multiples of large divisors (where an inexact quotient would truncate to
+// (formats/isa.md §4.5: truncation toward zero, the remainder has the
+// dividend's sign, b == 0 gives 0, INT_MIN / -1 gives INT_MIN and INT_MIN mod
+// -1 gives 0). The pairs are the edge values against each other, dividends next
+// to multiples of large divisors (where an inexact quotient would truncate to
 // the wrong side), and random words; full waves and a half-masked one.
 TEST(EmuInteger, DivisionMatchesIntegerArithmetic) {
   std::vector<int32_t> Edge = {0,
@@ -387,7 +409,8 @@ TEST(EmuInteger, DivisionMatchesIntegerArithmetic) {
     if (T >= N - 256 && T % 2) {
       WantQ = WantM = 0xDEADBEEF; // predicated off: unchanged
     } else if (B != 0) {
-      int64_t Q = A / B; // truncates toward zero, like ISA.md's i32 rule
+      int64_t Q =
+          A / B; // truncates toward zero, like formats/isa.md's i32 rule
       WantQ = uint32_t(Q == int64_t(1) << 31 ? INT32_MIN : Q);
       WantM = uint32_t(A - Q * B);
     }
@@ -438,7 +461,8 @@ TEST(EmuInteger, Compares) {
   EXPECT_TRUE(cmp(Opcode::UcmpGe, 5, 5));
   EXPECT_TRUE(cmp(Opcode::UcmpEq, 5, 5));
   EXPECT_TRUE(cmp(Opcode::UcmpNe, 5, 6));
-  // Integer ord/unord are not D19 extensions: false, as in ISA.md §4.10.
+  // Integer ord/unord are not D19 extensions: false, as in formats/isa.md
+  // §4.10.
   EXPECT_FALSE(cmp(Opcode::IcmpOrd, 1, 2));
   EXPECT_FALSE(cmp(Opcode::IcmpUnord, 1, 2));
   EXPECT_FALSE(cmp(Opcode::UcmpOrd, 1, 2));
@@ -453,7 +477,7 @@ TEST(EmuInteger, Compares) {
 }
 
 //===----------------------------------------------------------------------===//
-// f32, f16, bf16, f64, conversions (ISA.md §4.7-§4.9, §4.11)
+// f32, f16, bf16, f64, conversions (formats/isa.md §4.7-§4.9, §4.11)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuFloat, Arithmetic) {
@@ -588,7 +612,7 @@ TEST(EmuFloat, Double) {
 }
 
 //===----------------------------------------------------------------------===//
-// Registers, special registers, memory (ISA.md §3, §4.1, §4.12)
+// Registers, special registers, memory (formats/isa.md §3, §4.1, §4.12)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuState, RegistersBeyondCountReadZero) {
@@ -707,7 +731,7 @@ TEST(EmuMemory, StoreRaceHighestLaneWins) {
 }
 
 //===----------------------------------------------------------------------===//
-// Predication and structured control flow (ISA.md §4.4, §4.15, D5-D9)
+// Predication and structured control flow (formats/isa.md §4.4, §4.15, D5-D9)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuControl, PredicatedAlu) {
@@ -1006,7 +1030,8 @@ TEST(EmuControl, InstructionLimit) {
 }
 
 //===----------------------------------------------------------------------===//
-// Lockstep steps: one step for every wave at one instruction (ISA.md §4.3)
+// Lockstep steps: one step for every wave at one instruction (formats/isa.md
+// §4.3)
 //===----------------------------------------------------------------------===//
 
 std::string statsText(const EmuStats &S) {
@@ -1192,7 +1217,7 @@ TEST(EmuLockstep, WholeWaveLoadPatterns) {
 }
 
 // Racing stores in a lockstep step: the last wave's highest lane wins, as
-// in the one-wave-at-a-time order (ISA.md §4.3).
+// in the one-wave-at-a-time order (formats/isa.md §4.3).
 TEST(EmuLockstep, StoreRaceLastWaveWins) {
   ProgramBuilder P;
   P.movSr(1, 0); // tid
@@ -1205,7 +1230,7 @@ TEST(EmuLockstep, StoreRaceLastWaveWins) {
 }
 
 //===----------------------------------------------------------------------===//
-// Barriers, scheduling, atomics (ISA.md §4.3, §4.13, §4.17)
+// Barriers, scheduling, atomics (formats/isa.md §4.3, §4.13, §4.17)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuSync, BarrierAcrossWaves) {
@@ -1276,8 +1301,8 @@ TEST(EmuSync, AtomicsOrderedByWaveThenLane) {
 }
 
 // An atomic lane out of bounds faults after the lanes before it completed
-// (ISA.md §4.3: ascending lanes), and names the address that lane had, even
-// when the old values go to the address register itself.
+// (formats/isa.md §4.3: ascending lanes), and names the address that lane had,
+// even when the old values go to the address register itself.
 TEST(EmuSync, AtomicOutOfBoundsAfterEarlierLanes) {
   for (unsigned Rd : {0u, 2u}) {
     SCOPED_TRACE("rd = r" + std::to_string(Rd));
@@ -1344,7 +1369,7 @@ TEST(EmuSync, AtomicKindsAndCas) {
 }
 
 //===----------------------------------------------------------------------===//
-// Wave operations (ISA.md §4.14)
+// Wave operations (formats/isa.md §4.14)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuWave, ShufflesAndReductions) {
@@ -1428,7 +1453,7 @@ TEST(EmuWave, UnderDivergence) {
 }
 
 //===----------------------------------------------------------------------===//
-// MMA (ISA.md §4.18)
+// MMA (formats/isa.md §4.18)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuMma, LoadComputeStore) {
@@ -1486,7 +1511,7 @@ TEST(EmuMma, LoadComputeStore) {
 }
 
 //===----------------------------------------------------------------------===//
-// The driver (ISA.md §7.2)
+// The driver (formats/isa.md §7.2)
 //===----------------------------------------------------------------------===//
 
 TEST(EmuDriver, FillsDumpsAndStats) {
@@ -1620,7 +1645,7 @@ TEST(EmuDriver, WriteDeviceBounds) {
 }
 
 TEST(EmuDriver, NoKernelTableRunsWholeCode) {
-  // ISA.md §4.2: a file without kernel entries runs from code offset 0.
+  // formats/isa.md §4.2: a file without kernel entries runs from code offset 0.
   ProgramBuilder P;
   P.movImm(1, 5);
   P.movImm(2, 0);

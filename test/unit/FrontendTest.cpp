@@ -12,9 +12,9 @@
 #include "wave/HIR/HIRPrinter.h"
 #include "wave/HIR/Lowering.h"
 #include "wave/HIR/Sema.h"
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRPrinter.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -116,7 +116,7 @@ std::string compile(llvm::StringRef Src, std::string *Out = nullptr) {
   }
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  mir::printMIRDiagnostics(Diags.takeError(), SM, "test", OS);
+  printSourceDiagnostics(Diags.takeError(), SM, "test", OS);
   return Text;
 }
 

@@ -13,6 +13,7 @@
 #include "wave/Runtime/HSA/CodeObjectCache.h"
 #include "wave/Runtime/HSA/Dispatch.h"
 #include "wave/Runtime/HSA/Runtime.h"
+#include "wave/Tool/Input.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -79,7 +80,7 @@ TEST(HSAKernargs, WrongParameterCount) {
 // The runner packs what the emitter promises in the code object's
 // metadata: the segment size and the hidden arguments' offsets.
 TEST(HSAKernargs, MatchesEmittedMetadata) {
-  llvm::Expected<WbinFile> F = assembleString(R"(.kernel k
+  llvm::Expected<WbinFile> F = tool::assembleExecutable(R"(.kernel k
 .registers 8
 .param a, buffer, u32, read
 .param b, buffer, u32, write
@@ -91,7 +92,7 @@ TEST(HSAKernargs, MatchesEmittedMetadata) {
     halt
 .end
 )",
-                                              "t.wave");
+                                                        "t.wave");
   ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
   amdgcn::TranslateOptions O;
   O.Target = amdgcn::lookupTarget("gfx942");
@@ -283,7 +284,7 @@ TEST(HSACodeObjectCache, StoreAndLookup) {
 // request is served from the cache (the entry is replaced by marker bytes
 // to tell).
 TEST(HSACodeObjectCache, CodeObjectForTranslatesThenCaches) {
-  llvm::Expected<WbinFile> F = assembleString(R"(.kernel k
+  llvm::Expected<WbinFile> F = tool::assembleExecutable(R"(.kernel k
 .registers 4
 .param out, buffer, u32, write
     mov r1, sr_thread_id_x
@@ -291,7 +292,7 @@ TEST(HSACodeObjectCache, CodeObjectForTranslatesThenCaches) {
     halt
 .end
 )",
-                                              "t.wave");
+                                                        "t.wave");
   ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
   const std::vector<uint8_t> Bytes = {1, 2, 3, 4}; // stands for the file
   llvm::SmallString<128> Tmp;

@@ -6,12 +6,12 @@
 // locations), and the pass manager's --verify-each hook.
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Analysis/Dominators.h"
+#include "wave/IR/Dominators.h"
 #include "wave/IR/MIR.h"
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRParser.h"
 #include "wave/IR/MIRPrinter.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -97,7 +97,8 @@ TEST(IRTables, PassesAreUniqueAndSorted) {
 }
 
 TEST(IRTables, SpecialRegistersFollowTheISA) {
-  // ISA.md §3: index 0 is sr_thread_id_x, 4 is sr_lane_id, 19 is sr_mma_k.
+  // formats/isa.md §3: index 0 is sr_thread_id_x, 4 is sr_lane_id, 19 is
+  // sr_mma_k.
   EXPECT_EQ(specialRegName(0), "thread_id_x");
   EXPECT_EQ(specialRegName(4), "lane_id");
   EXPECT_EQ(specialRegName(19), "mma_k");
@@ -195,7 +196,8 @@ TEST(IRText, ParserReportsLocations) {
   ASSERT_FALSE(M);
   std::string Out;
   raw_string_ostream OS(Out);
-  EXPECT_EQ(printMIRDiagnostics(M.takeError(), SM, "wave-opt", OS), 1u);
+  EXPECT_EQ(wave::printSourceDiagnostics(M.takeError(), SM, "wave-opt", OS),
+            1u);
   EXPECT_NE(Out.find("t.wir:3:16: error: use of undefined value '%y'"),
             std::string::npos)
       << Out;
@@ -363,7 +365,7 @@ namespace {
 
 /// Evaluates a straight-line, single-block function of one u32/i32
 /// argument built from the integer operations strength-reduce emits, with
-/// WAVE semantics (ISA.md §4.5, §4.6; formats/mir.md "Semantics the
+/// WAVE semantics (formats/isa.md §4.5, §4.6; formats/mir.md "Semantics the
 /// optimizer relies on": division by zero gives 0, INT_MIN / -1 is INT_MIN
 /// and its remainder 0). Independent of the SCCP folder.
 uint32_t evalStraightLine(const Function &F, uint32_t Arg) {

@@ -9,8 +9,8 @@ using namespace wave;
 
 namespace {
 
-// Every example of ISA.md §2.17, built field by field (independent of the
-// assembler), must encode to the documented words.
+// Every example of formats/isa.md §2.17, built field by field (independent of
+// the assembler), must encode to the documented words.
 struct Example {
   Inst I;
   uint32_t W0, W1;
@@ -85,8 +85,8 @@ TEST(ISA, TableIsConsistent) {
   }
 }
 
-// ISA.md §1.5: length table, checked for the opcodes whose length depends on
-// the modifier.
+// formats/isa.md §1.5: length table, checked for the opcodes whose length
+// depends on the modifier.
 TEST(ISA, LengthsFollowTable15) {
   EXPECT_EQ(getInstLength(Opcode::Ddiv), 8u);
   EXPECT_EQ(getInstLength(Opcode::Dsqrt), 4u);
@@ -103,7 +103,7 @@ TEST(ISA, LengthsFollowTable15) {
   EXPECT_EQ(getInstLength(Opcode::LocalStoreU32), 8u);
 }
 
-// ISA.md §1.6: which words decode.
+// formats/isa.md §1.6: which words decode.
 TEST(ISA, DecodeErrors) {
   auto Dec = [](std::vector<uint8_t> B) { return decodeInst(B, 0); };
   auto Kind = [](llvm::Expected<Inst> R) {

@@ -14,9 +14,10 @@
 #include "wave/Asm/AsmParser.h"
 #include "wave/Emu/Emulator.h"
 #include "wave/IR/MIR.h"
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRParser.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
+#include "wave/Tool/Input.h"
 
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,7 +76,7 @@ SelectedFunction selectOk(mir::Function &F) {
 /// The message and line:column of the first error of \p E.
 std::string errorAt(llvm::Error E, const llvm::SourceMgr &SM) {
   std::string Out;
-  llvm::handleAllErrors(std::move(E), [&](const mir::MIRDiagError &D) {
+  llvm::handleAllErrors(std::move(E), [&](const SourceDiagError &D) {
     if (!Out.empty())
       return;
     if (D.loc().isValid()) {
@@ -253,7 +254,7 @@ ExecResult runKernel(const ExecKernel &K, const std::vector<uint32_t> &In,
   EXPECT_EQ(SF->Blocks.size(), 1u);
   Res.Asm = allocateAndPrint(*SF);
   std::string Diags;
-  auto W = assembleString(Res.Asm, "isel-test.s", &Diags);
+  auto W = tool::assembleExecutable(Res.Asm, "isel-test.s", &Diags);
   if (!W) {
     llvm::consumeError(W.takeError());
     ADD_FAILURE() << "assemble: " << Diags << "\n" << Res.Asm;
@@ -696,7 +697,8 @@ TEST(ISelShape, Errors) {
   ret
 }
 )",
-       "3:3: function '@k': WAVE has no signed atomic min (ISA.md D32); use "
+       "3:3: function '@k': WAVE has no signed atomic min (formats/isa.md "
+       "D32); use "
        "u32 or a compare-and-swap loop"},
       {R"(kernel @k(ptr<device> %d) {
 ^entry:
@@ -705,7 +707,8 @@ TEST(ISelShape, Errors) {
   ret
 }
 )",
-       "4:3: function '@k': WAVE has no signed atomic max (ISA.md D32); use "
+       "4:3: function '@k': WAVE has no signed atomic max (formats/isa.md "
+       "D32); use "
        "u32 or a compare-and-swap loop"},
       {R"(func @f() -> u32 {
 ^entry:
@@ -753,7 +756,7 @@ kernel @k(ptr<device> %d) {
   EXPECT_EQ(errorAt(SF.takeError(), P->SM),
             "8:3: function '@k': call to '@f' cannot be inlined (the "
             "function is recursive); wave-ra inlines every call because "
-            "WAVE's call/return act on whole waves (ISA.md §4.16)");
+            "WAVE's call/return act on whole waves (formats/isa.md §4.16)");
 }
 
 /// Private variables: the slots' region layout after the kernel's own local
@@ -1144,8 +1147,8 @@ TEST(ISelExec, FloatComparesWithNaN) {
   }
 }
 
-/// The reference of ISA.md §4.7 for the f32 operations whose C++ spelling
-/// differs.
+/// The reference of formats/isa.md §4.7 for the f32 operations whose C++
+/// spelling differs.
 float refFmin(float A, float B) {
   return std::isnan(A) ? B : std::isnan(B) ? A : B < A ? B : A;
 }
@@ -1635,7 +1638,8 @@ TEST(ISelExec, DeviceAtomics) {
   std::vector<uint32_t> In(32, 0);
   ExecResult R = runKernel(K, In);
   ASSERT_TRUE(R.Ok) << R.Asm;
-  // Each atomic runs over all lanes in ascending lane order (ISA.md §4.13).
+  // Each atomic runs over all lanes in ascending lane order (formats/isa.md
+  // §4.13).
   for (unsigned T = 0; T != 32; ++T) {
     EXPECT_EQ(R.at(T, 0), 2 * T);
     // cas(0 -> t): lane 0 writes 0, lane 1 writes 1, later lanes see 1.

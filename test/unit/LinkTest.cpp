@@ -1,14 +1,15 @@
 //===- LinkTest.cpp - .wbin extension sections and the linker -------------===//
 //
 // Expected bytes and offsets are computed by hand from formats/wbin.md
-// (extension area layout) and ISA.md §1 (encodings), §4.16 (call targets are
-// relative to the running kernel).
+// (extension area layout) and formats/isa.md §1 (encodings), §4.16 (call
+// targets are relative to the running kernel).
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/AsmParser.h"
 #include "wave/ISA/ISA.h"
 #include "wave/Link/Linker.h"
 #include "wave/Object/Wbin.h"
+#include "wave/Tool/Input.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,8 @@ WbinFile assembleObject(llvm::StringRef Src, bool Relocatable = true) {
   AsmOptions Opts;
   Opts.Relocatable = Relocatable;
   std::string Diags;
-  auto F = assembleString(Src, "t.wave", &Diags, Opts);
+  auto F = Relocatable ? assembleString(Src, "t.wave", &Diags, Opts)
+                       : tool::assembleExecutable(Src, "t.wave", &Diags, Opts);
   EXPECT_TRUE(static_cast<bool>(F)) << Diags;
   if (!F) {
     llvm::consumeError(F.takeError());
@@ -44,7 +46,7 @@ std::string linkErrorOf(std::vector<LinkInput> In, LinkOptions Opts = {}) {
 // extension area, written out by hand from formats/wbin.md.
 TEST(WbinExtensions, ParamsSectionBytes) {
   WbinFile F;
-  appendLE32(F.Code, 0x3F000090); // halt (ISA.md §5.8)
+  appendLE32(F.Code, 0x3F000090); // halt (formats/wbin.md "Example")
   KernelInfo K;
   K.Name = "k";
   K.CodeSize = 4;
@@ -271,7 +273,7 @@ TEST(Linker, PlacesPrivateCopiesAndPatchesCalls) {
   auto Out = link(In);
   ASSERT_TRUE(static_cast<bool>(Out)) << llvm::toString(Out.takeError());
   // k: mov 4 + call 8 + halt 4 = 16 bytes; twice at 16: iadd 8 (R_RR,
-  // ISA.md §1.5) + mov 4 + call 8 + return 4 = 24 bytes; inc at 40.
+  // formats/isa.md §1.5) + mov 4 + call 8 + return 4 = 24 bytes; inc at 40.
   ASSERT_EQ(Out->Kernels.size(), 1u);
   EXPECT_EQ(Out->Kernels[0].CodeSize, Out->Code.size());
   EXPECT_EQ(word(Out->Code, 8), 16u);      // call twice -> 16

@@ -19,6 +19,7 @@
 
 #include "wave/Asm/AsmParser.h"
 #include "wave/Emu/Emulator.h"
+#include "wave/Tool/Input.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -289,7 +290,7 @@ RunResult runKernel(const LFunction &F, unsigned NumWords, unsigned Groups,
   llvm::raw_string_ostream OS(Text);
   printLFunction(F, OS, false);
   std::string Diags;
-  auto File = assembleString(Text, "ra", &Diags);
+  auto File = tool::assembleExecutable(Text, "ra", &Diags);
   if (!File) {
     Res.Error = llvm::toString(File.takeError()) + "\n" + Diags + "\n" + Text;
     return Res;

@@ -1,7 +1,8 @@
-//===- SpecBytes.h - Golden bytes copied from ISA.md ------------*- C++ -*-===//
+//===- SpecBytes.h - Golden bytes copied from formats/isa.md ------------*- C++
+//-*-===//
 //
-// Files the reference assembler produces, as ISA.md lists them byte for byte.
-// They are the independent expectation of the writer and assembler tests:
+// Files the reference assembler produces, as formats/isa.md lists them byte for
+// byte. They are the independent expectation of the writer and assembler tests:
 // copied from the spec, never from our own output.
 //
 //===----------------------------------------------------------------------===//
@@ -13,7 +14,7 @@
 
 namespace wave::spec {
 
-/// ISA.md §5.8: the source of the worked example.
+/// formats/wbin.md "Example": the source of the worked example.
 inline constexpr const char *TinySource = "; tiny example\n"
                                           ".kernel tiny\n"
                                           ".registers 4\n"
@@ -25,7 +26,8 @@ inline constexpr const char *TinySource = "; tiny example\n"
                                           "    halt\n"
                                           ".end\n";
 
-/// ISA.md §5.8: the 105-byte file the reference assembler writes for it.
+/// formats/wbin.md "Example": the 105-byte file the reference assembler writes
+/// for it.
 inline const std::vector<uint8_t> TinyBytes = {
     0x57, 0x41, 0x56, 0x45, 0x01, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,
     0x20, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00,
@@ -37,7 +39,8 @@ inline const std::vector<uint8_t> TinyBytes = {
     0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00};
 
-/// ISA.md §5.6: the 36-byte file of a source with no kernels.
+/// formats/wbin.md "Writer algorithm": the 36-byte file of a source with no
+/// kernels.
 inline const std::vector<uint8_t> EmptyBytes = {
     0x57, 0x41, 0x56, 0x45, 0x01, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,

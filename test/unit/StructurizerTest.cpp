@@ -779,7 +779,7 @@ TEST(Structurizer, NestedLoopsSharingAnExit) {
 
 TEST(Structurizer, SeveralReturns) {
   // Early returns: an arm that halts needs no Else, which keeps the If
-  // nesting (32 frames at most, ISA.md §4.15) shallow.
+  // nesting (32 frames at most, formats/isa.md §4.15) shallow.
   EXPECT_EQ(check("a: b c\nb:\nc: d e\nd:\ne:"), "block ^a\n"
                                                  "if ^a\n"
                                                  "  block ^b\n"

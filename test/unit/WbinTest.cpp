@@ -1,8 +1,8 @@
 //===- WbinTest.cpp - .wbin writer byte-exactness and reader validation ---===//
 //
-// The expected bytes are ISA.md §5.8's worked example and §5.6's empty file,
-// copied from the spec (produced by the reference assembler), not from our
-// writer.
+// The expected bytes are formats/wbin.md "Example"'s worked example and §5.6's
+// empty file, copied from the spec (produced by the reference assembler), not
+// from our writer.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/ISA/ISA.h"
@@ -58,7 +58,7 @@ TEST(Wbin, ReadsWorkedExample) {
   EXPECT_EQ(writeWbin(*F), TinyBytes);
 }
 
-// ISA.md §5.8: the reference's two-kernel layout.
+// formats/wbin.md "Example": the reference's two-kernel layout.
 TEST(Wbin, MultiKernelLayout) {
   WbinFile F;
   F.Code.assign(100, 0);

@@ -7,7 +7,7 @@ Usage:
 
 EXPECTED is a text file with one value per line (as written by
 reference.py). Actual values are read from stdin, one per line, in the
-formats of ISA.md §7.3 ('NaN', 'inf', '-inf' included). For float types both
+formats of formats/isa.md §7.3 ('NaN', 'inf', '-inf' included). For float types both
 sides are rounded to binary32 first (a shortest f32 decimal string does not
 read back as the same binary64), then compared exactly unless a tolerance is
 given: |got - want| <= atol + rtol * |want|. NaN matches only NaN. u32 values

@@ -13,8 +13,7 @@ For each optimization level L it runs
 and compares the dumped output buffer with a reference computed here in
 Python from the same seeded inputs. CASES holds one entry per kernel: its
 parameters in declaration order (buffers are laid out in device memory here
-and passed as byte offsets, scalars as their 32-bit patterns: DESIGN.md
-"Kernel ABI"), the grid, the output buffer, and a reference written from the
+and passed as byte offsets, scalars as their 32-bit patterns: formats/kernel-abi.md), the grid, the output buffer, and a reference written from the
 kernel's specification (the comment of each test file), never from compiler
 output. The same case serves the kernel in all four languages. Prints one
 'OK' line per level. Standard library only.

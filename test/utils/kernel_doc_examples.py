@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """kernel_doc_examples.py: compile every example of formats/kernel-languages.md.
 
-Usage: kernel_doc_examples.py DOC.md --bindir DIR
+Usage: kernel_doc_examples.py MARKDOWN --bindir DIR
 
 Every fenced block tagged python, cpp, rust or typescript is a complete
 kernel file; each goes through wave-fe | wave-opt -O2 | wave-ra | wave-as,

@@ -5,12 +5,12 @@ Usage:
   make_wbin.py OUT [--name NAME] [--regs N] [--local BYTES] [--wg X,Y,Z]
                [--code-size BYTES] WORD...
 
-Writes the container of ISA.md §5.6 (header, code, symbol table, metadata)
+Writes the container of formats/wbin.md "Writer algorithm" (header, code, symbol table, metadata)
 around the given 32-bit words (hex like 3F000090 or 0x3F000090), so tests can
 run encodings the assembler never produces (invalid opcodes or modifiers,
 reserved bits, unassembled compare codes, special-register indices >= 20).
 --code-size overrides the header's code_size and the kernel's code_size (to
-cut the last instruction short, ISA.md D24). Standard library only.
+cut the last instruction short, formats/isa.md D24). Standard library only.
 """
 import argparse
 import struct

@@ -14,7 +14,7 @@ and compares the dumped output buffer with a Python reference computed here
 from the same seeded inputs (CASES below: one entry per test kernel, each
 with its inputs, launch and an independent reference written from the
 kernel's specification, not from its MIR). Kernel parameters arrive in
-r0..rn-1 (DESIGN.md "Kernel ABI"): buffers are byte offsets into device
+r0..rn-1 (formats/kernel-abi.md): buffers are byte offsets into device
 memory, scalars their 32-bit values. --expect-spills fails unless wave-ra
 reports at least one spilled value (the allocator really was under
 pressure). Prints one 'OK' line per level. Standard library only.

@@ -9,7 +9,7 @@ and negative tests named bad-*.wir excluded) checks that printing is a fixed
 point: P = `wave-opt -O0 FILE` succeeds and `wave-opt -O0` of P is P again
 (print(parse(print(x))) == print(x); formats/mir.md, "Printing").
 
-For every fenced ```mir block of SOURCE_DIR/formats/mir.md, which is written
+For every fenced ```mir block of formats/mir.md (in the source tree), which is written
 in canonical form, checks the stronger print(parse(x)) == x.
 
 Prints one line per failure and a summary 'OK: N files, M examples'; exits 1

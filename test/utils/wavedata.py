@@ -2,13 +2,13 @@
 
 Reads and writes little-endian buffers of u32/i32/f32/f16/bf16 values (the
 layout wave-run's --arg loads and --dump-* prints) and provides the exact
-rounding steps the WAVE emulator performs (ISA.md §4.7, §4.8, §4.11), so
+rounding steps the WAVE emulator performs (formats/isa.md §4.7, §4.8, §4.11), so
 that references computed in Python match the emulator bit for bit:
 
   f32(x)          round a Python float (binary64) to binary32, RNE
   f32_fma(a,b,c)  a*b+c with ONE rounding to binary32 (exact via Fraction)
   f16 / bf16      16-bit patterns <-> floats; f16 is RNE (struct 'e'),
-                  bf16 results are TRUNCATED from f32 (ISA.md D35)
+                  bf16 results are TRUNCATED from f32 (formats/isa.md D35)
 
 No numpy: everything here is python3's standard library.
 """

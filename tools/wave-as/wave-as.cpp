@@ -1,12 +1,12 @@
 //===- wave-as.cpp - WAVE assembler driver --------------------------------===//
 //
-// wave-as [options] [INPUT]: assembles WAVE assembly (ISA.md §6,
-// formats/wave-asm.md) into a `.wbin` (ISA.md §5). With
+// wave-as [options] [INPUT]: assembles WAVE assembly (formats/wave-asm.md,
+// formats/wave-asm.md) into a `.wbin` (formats/wbin.md). With
 // --target=amdgcn-amd-amdhsa --mcpu=CPU it goes on through the AMDGCN stage
-// (DESIGN.md "AMDGCN stage") to an HSA code object, or AMDGCN assembly with
-// -S; the input may then also be an executable `.wbin`. The work is done by
-// wave::assemble() and amdgcn::runAMDGCNStage(); this file maps options to
-// them and results to exit codes.
+// (libwave/README.md "The AMDGCN stage") to an HSA code object, or AMDGCN
+// assembly with -S; the input may then also be an executable `.wbin`. The work
+// is done by wave::assemble() and amdgcn::runAMDGCNStage(); this file maps
+// options to them and results to exit codes.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/AMDGCN/Driver.h"
@@ -27,7 +27,8 @@ using namespace wave;
 
 static constexpr const char *ToolName = "wave-as";
 
-/// The reference assembler's --dump-hex listing (ISA.md §6.7).
+/// The reference assembler's --dump-hex listing (formats/wave-asm.md "Reference
+/// assembler command line").
 static void dumpHex(ArrayRef<uint8_t> Bytes, raw_ostream &OS) {
   for (size_t I = 0; I < Bytes.size(); I += 16) {
     OS << format("%08x: ", unsigned(I));

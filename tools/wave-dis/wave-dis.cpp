@@ -1,9 +1,9 @@
 //===- wave-dis.cpp - WAVE disassembler driver ----------------------------===//
 //
-// wave-dis [options] [INPUT]: prints a `.wbin` (ISA.md §5) as WAVE assembly
-// that wave-as re-assembles to the same bytes (ISA.md §6.8, D13-D16), or,
-// with --hex, the instructions of a hex listing. The work is done by
-// wave::disassemble(); this file maps options to it and results to exit
+// wave-dis [options] [INPUT]: prints a `.wbin` (formats/wbin.md) as WAVE
+// assembly that wave-as re-assembles to the same bytes (formats/wave-asm.md §7,
+// D13-D16), or, with --hex, the instructions of a hex listing. The work is done
+// by wave::disassemble(); this file maps options to it and results to exit
 // codes.
 //
 //===----------------------------------------------------------------------===//

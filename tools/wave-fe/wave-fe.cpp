@@ -12,9 +12,9 @@
 #include "wave/HIR/HIRPrinter.h"
 #include "wave/HIR/Lowering.h"
 #include "wave/HIR/Sema.h"
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRPrinter.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
 #include "wave/Tool/Tool.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -111,7 +111,7 @@ int main(int Argc, char **Argv) {
       Opts.OnlyKernel = Kernel;
     }
     if (Diags.hasErrors()) {
-      mir::printMIRDiagnostics(Diags.takeError(), SM, ToolName, llvm::errs());
+      printSourceDiagnostics(Diags.takeError(), SM, ToolName, llvm::errs());
       return ExitInvalidInput;
     }
     if (Emit == "ast" || Emit == "hir")
@@ -127,8 +127,8 @@ int main(int Argc, char **Argv) {
     std::unique_ptr<mir::Module> MM = hir::lowerModule(*M, Opts);
     if (llvm::Error E = mir::verifyModule(*MM)) {
       // A lowering bug, not the user's: say so rather than blame the input.
-      mir::printMIRDiagnostics(std::move(E), SM, ToolName, llvm::errs(),
-                               "internal error: lowered MIR is invalid: ");
+      printSourceDiagnostics(std::move(E), SM, ToolName, llvm::errs(),
+                             "internal error: lowered MIR is invalid: ");
       return ExitInvalidInput;
     }
     return exitCodeFor(writeOutput(ToolName, Output, /*Binary=*/false,

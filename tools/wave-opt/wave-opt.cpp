@@ -8,10 +8,10 @@
 // 2 usage or I/O error).
 //
 //===----------------------------------------------------------------------===//
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRParser.h"
 #include "wave/IR/MIRPrinter.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
 #include "wave/Tool/Tool.h"
 #include "wave/Transforms/Pass.h"
 
@@ -113,16 +113,16 @@ int main(int Argc, char **Argv) {
     unsigned ID = SM.AddNewSourceBuffer(std::move(Named), llvm::SMLoc());
     auto M = parseMIR(SM, ID);
     if (!M) {
-      printMIRDiagnostics(M.takeError(), SM, ToolName, llvm::errs());
+      printSourceDiagnostics(M.takeError(), SM, ToolName, llvm::errs());
       return ExitInvalidInput;
     }
     if (llvm::Error E = verifyModule(**M)) {
-      printMIRDiagnostics(std::move(E), SM, ToolName, llvm::errs());
+      printSourceDiagnostics(std::move(E), SM, ToolName, llvm::errs());
       return ExitInvalidInput;
     }
     PassStats S;
     if (llvm::Error E = runPipeline(**M, *P, Opts, S)) {
-      printMIRDiagnostics(std::move(E), SM, ToolName, llvm::errs());
+      printSourceDiagnostics(std::move(E), SM, ToolName, llvm::errs());
       return ExitInvalidInput;
     }
     if (Stats)
@@ -136,8 +136,8 @@ int main(int Argc, char **Argv) {
       llvm::raw_string_ostream OS2(Again);
       auto M2 = parseMIRString(Text, SM2, "<round trip>");
       if (!M2) {
-        printMIRDiagnostics(M2.takeError(), SM2, ToolName, llvm::errs(),
-                            "round trip: ");
+        printSourceDiagnostics(M2.takeError(), SM2, ToolName, llvm::errs(),
+                               "round trip: ");
         return ExitInvalidInput;
       }
       printModule(**M2, OS2);

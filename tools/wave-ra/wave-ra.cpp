@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/CodeGen/CodeGen.h"
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRParser.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
 #include "wave/Tool/Tool.h"
 
 #include "llvm/Support/Format.h"
@@ -91,11 +91,11 @@ int main(int Argc, char **Argv) {
         llvm::SMLoc());
     auto M = mir::parseMIR(SM, ID);
     if (!M) {
-      mir::printMIRDiagnostics(M.takeError(), SM, ToolName, llvm::errs());
+      printSourceDiagnostics(M.takeError(), SM, ToolName, llvm::errs());
       return ExitInvalidInput;
     }
     if (llvm::Error E = mir::verifyModule(**M)) {
-      mir::printMIRDiagnostics(std::move(E), SM, ToolName, llvm::errs());
+      printSourceDiagnostics(std::move(E), SM, ToolName, llvm::errs());
       return ExitInvalidInput;
     }
     CodeGenOptions Opts;
@@ -107,7 +107,7 @@ int main(int Argc, char **Argv) {
     std::string Text;
     llvm::raw_string_ostream OS(Text);
     if (llvm::Error E = compileModule(**M, Opts, OS, &Reports)) {
-      mir::printMIRDiagnostics(std::move(E), SM, ToolName, llvm::errs());
+      printSourceDiagnostics(std::move(E), SM, ToolName, llvm::errs());
       return ExitInvalidInput;
     }
     if (Stats)

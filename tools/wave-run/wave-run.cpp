@@ -2,12 +2,12 @@
 //
 // Thin driver over wave::emu (libwave/lib/Emu) and wave::hsa
 // (libwave/lib/Runtime/HSA): parses the reference emulator's command line
-// (ISA.md §7.1, plus --kernel and the named-launch flags --arg NAME=VALUE,
-// --out and --print), loads the binary, calls runProgram() -- on the
-// emulator, or with --device=hsa on a GPU agent of the ROCm HSA runtime --
-// and maps the result to an exit status: 0 success, 1 bad input file,
-// kernel fault or failed HSA call, 2 usage or no GPU, 3 instruction limit
-// or --timeout.
+// (formats/isa.md §7.1, plus --kernel and the named-launch flags --arg
+// NAME=VALUE, --out and --print), loads the binary, calls runProgram() -- on
+// the emulator, or with --device=hsa on a GPU agent of the ROCm HSA runtime --
+// and maps the result to an exit status: 0 success, 1 bad input file, kernel
+// fault or failed HSA call, 2 usage or no GPU, 3 instruction limit or
+// --timeout.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/RunOptions.h"
@@ -199,7 +199,7 @@ int main(int Argc, char **Argv) {
   App->add_flag("--trace", Opts.Trace, "Trace every executed step to stderr");
 
   return tool::runMain(*App, Argc, Argv, [&]() -> int {
-    // Option values (ISA.md §7.1; D42: every number decimal or 0x hex).
+    // Option values (formats/isa.md §7.1; D42: every number decimal or 0x hex).
     EmuConfig &C = Opts.Config;
     auto Num = [&](StringRef Text, StringRef What, uint64_t Max,
                    auto &Dest) -> Error {

@@ -1,6 +1,6 @@
 //===- GCNIR.h - The AMDGCN stage's machine IR ------------------*- C++ -*-===//
 //
-// A flat list of AMDGCN instructions over virtual registers (seed 004's
+// A flat list of AMDGCN instructions over virtual registers (WaveASM's
 // "SSA-close IR of target instructions"). Mnemonics are already spelled for
 // the target (GCNTarget); labels are pseudo-instructions; operands say
 // whether they are read or written; each instruction's facts (kind,

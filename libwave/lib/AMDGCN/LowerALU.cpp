@@ -1,9 +1,9 @@
 //===- LowerALU.cpp - Integer and floating-point ops ----------------------===//
 //
-// Lowering of the arithmetic instructions (ISA.md §4.5-§4.11): SALU forms
-// of uniform integer operations, VALU forms of everything else: integer ops
-// with division and modulo, f32 with correctly rounded division, square root,
-// sine and cosine, f16 and bf16 scalars and pairs, f64 in register pairs,
+// Lowering of the arithmetic instructions (formats/isa.md §4.5-§4.11): SALU
+// forms of uniform integer operations, VALU forms of everything else: integer
+// ops with division and modulo, f32 with correctly rounded division, square
+// root, sine and cosine, f16 and bf16 scalars and pairs, f64 in register pairs,
 // compares into predicates, conversions and moves.
 //
 //===----------------------------------------------------------------------===//
@@ -31,7 +31,8 @@ void KernelLowering::setPredicate(unsigned Idx, unsigned Pd, uint32_t Result) {
 
 /// IEEE f32 division Num / Den, correctly rounded (the v_div_scale /
 /// v_div_fmas / v_div_fixup sequence of the CDNA3 and RDNA ISA guides),
-/// with WAVE's rule that any division by ±0 gives +inf (ISA.md §4.7, D10).
+/// with WAVE's rule that any division by ±0 gives +inf (formats/isa.md §4.7,
+/// D10).
 void KernelLowering::fdiv(uint32_t Dst, MOperand Num, uint32_t Den,
                           bool ZeroDenIsInf) {
   uint32_t DS = newV(), NS = newV(), R = newV(), E = newV(), Q = newV(),
@@ -86,10 +87,10 @@ uint32_t KernelLowering::fsqrt(uint32_t X) {
 }
 
 /// f32 sine or cosine of \p X into \p Dst, within 2 ULP for every input
-/// (ISA.md §4.7) and in practice the correctly rounded value (glibc's sinf
-/// and cosf, which the reference emulator calls, are within 1 ulp of it;
-/// the hardware's v_sin_f32 of x/2π is tens to thousands of ulp off past
-/// |x| ≈ 8, as is LLVM's lowering). Everything is f64:
+/// (formats/isa.md §4.7) and in practice the correctly rounded value (glibc's
+/// sinf and cosf, which the reference emulator calls, are within 1 ulp of it;
+/// the hardware's v_sin_f32 of x/2π is tens to thousands of ulp off past |x| ≈
+/// 8, as is LLVM's lowering). Everything is f64:
 ///  - reduction: |x| · 1/(2π) modulo 1, with 1/(2π) split into nine
 ///    pieces of 21 significant bits, so that each product with the 24-bit
 ///    |x| is exact and so is its fraction (v_fract_f64); products whose
@@ -104,7 +105,7 @@ uint32_t KernelLowering::fsqrt(uint32_t X) {
 ///    below 2^-53 relative on |θ| <= π/4), selected and negated by q mod 4
 ///    (q + 1 for the cosine), rounded once to f32, with x's sign for sin.
 /// NaN inputs return the input, quieted; ±inf the x86 default NaN
-/// 0xFFC00000, as the reference's sinf/cosf on x86-64 (ISA.md §4.7).
+/// 0xFFC00000, as the reference's sinf/cosf on x86-64 (formats/isa.md §4.7).
 void KernelLowering::sinCos(uint32_t Dst, uint32_t X, bool Cos) {
   auto K64 = [&](uint64_t Bits) {
     uint32_t C = F.newVReg(RegClass::S64);
@@ -345,7 +346,7 @@ bool KernelLowering::lowerScalarALU(unsigned Idx) {
 }
 
 /// The VALU lowering of integer, floating-point, compare, conversion and
-/// move op \p Idx (ISA.md §4.5-§4.11).
+/// move op \p Idx (formats/isa.md §4.5-§4.11).
 Error KernelLowering::lowerALU(unsigned Idx) {
   const Inst &In = Ops[Idx].I;
   Opcode Op = In.Op;
@@ -395,7 +396,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
   };
 
   switch (Op) {
-  // --- Integer (ISA.md §4.5)
+  // --- Integer (formats/isa.md §4.5)
   case Opcode::Iadd:
     return V2(T.VAddU32);
   case Opcode::Isub:
@@ -453,7 +454,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     emit("v_min_i32", {D(Dst()), U(Tm), U(C())});
     return finish();
   }
-  // --- f32 (ISA.md §4.7)
+  // --- f32 (formats/isa.md §4.7)
   case Opcode::Fadd:
     return V2("v_add_f32");
   case Opcode::Fsub:
@@ -544,7 +545,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     return V1("v_exp_f32");
   case Opcode::Flog2:
     return V1("v_log_f32");
-  // --- f16 (ISA.md §4.8)
+  // --- f16 (formats/isa.md §4.8)
   case Opcode::Hadd:
   case Opcode::Hsub:
   case Opcode::Hmul: {
@@ -595,7 +596,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     emit("v_lshl_or_b32", {D(Dst()), U(Half[1]), I(16), U(Half[0])});
     return finish();
   }
-  // --- bf16 (ISA.md §4.8): widen, f32 op, truncate.
+  // --- bf16 (formats/isa.md §4.8): widen, f32 op, truncate.
   case Opcode::Badd:
   case Opcode::Bsub:
   case Opcode::Bmul:
@@ -644,7 +645,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     emit("v_and_or_b32", {D(Dst()), U(R[1]), I(int64_t(0xFFFF0000)), U(Lo)});
     return finish();
   }
-  // --- f64 (ISA.md §4.9)
+  // --- f64 (formats/isa.md §4.9)
   case Opcode::Dadd:
   case Opcode::Dsub:
   case Opcode::Dmul:
@@ -716,7 +717,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     pairOut(Idx, In.Rd, Res);
     return finish();
   }
-  // --- Bitwise (ISA.md §4.6)
+  // --- Bitwise (formats/isa.md §4.6)
   case Opcode::And:
     return V2("v_and_b32");
   case Opcode::Or:
@@ -751,7 +752,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     emit("v_bfi_b32", {D(Dst()), U(M), U(Sh), U(A())});
     return finish();
   }
-  // --- Compares (ISA.md §4.10 with D19 defaults)
+  // --- Compares (formats/isa.md §4.10 with D19 defaults)
   case Opcode::IcmpEq:
     return ICmp("s_cmp_eq_u32", "v_cmp_eq_u32_e64");
   case Opcode::IcmpNe:
@@ -801,7 +802,7 @@ Error KernelLowering::lowerALU(unsigned Idx) {
     emit("v_cndmask_b32_e64",
          {D(Dst()), U(C()), U(B()), U(useP(Idx, In.Rs1))});
     return finish();
-  // --- Conversions (ISA.md §4.11)
+  // --- Conversions (formats/isa.md §4.11)
   case Opcode::CvtF32I32:
     return V1("v_cvt_f32_i32");
   case Opcode::CvtF32U32:

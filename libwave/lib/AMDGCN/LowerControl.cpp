@@ -1,10 +1,10 @@
 //===- LowerControl.cpp - Structured control flow -------------------------===//
 //
 // Lowering of WAVE's structured control flow to EXEC-mask arithmetic with
-// the reference emulator's default semantics (ISA.md §4.15 with D5, D6, D8,
-// D9): if/else/endif, loop/break/continue/endloop with their control frames,
-// `s_cbranch_execz` skips over regions no lane runs, halt and return, the
-// markers of inlined calls (§4.16), barriers and fences (§4.17).
+// the reference emulator's default semantics (formats/isa.md §4.15 with D5, D6,
+// D8, D9): if/else/endif, loop/break/continue/endloop with their control
+// frames, `s_cbranch_execz` skips over regions no lane runs, halt and return,
+// the markers of inlined calls (§4.16), barriers and fences (§4.17).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +73,7 @@ int KernelLowering::regionEndLabel(int R) {
 
 /// After an instruction that may empty EXEC inside region \p R: skip to the
 /// region's end when no lane is left (never over a barrier, which must be
-/// reached by every wave, ISA.md §4.17).
+/// reached by every wave, formats/isa.md §4.17).
 void KernelLowering::skipIfExecZero(int R) {
   if (R < 0 || Regions[R].HasBarrier)
     return;
@@ -81,8 +81,8 @@ void KernelLowering::skipIfExecZero(int R) {
 }
 
 /// Removes \p Lanes from the saved masks of the frames above loop frame
-/// \p LoopFrame (break/continue, ISA.md D5/D6), or of every frame (halt,
-/// D8).
+/// \p LoopFrame (break/continue, formats/isa.md D5/D6), or of every frame
+/// (halt, D8).
 void KernelLowering::removeLanes(uint32_t Lanes, bool AllFrames,
                                  int LoopFrame) {
   for (auto It = FrameStack.rbegin(); It != FrameStack.rend(); ++It) {
@@ -285,7 +285,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
   }
 }
 
-/// Calls are inlined (ISA.md §4.16); the markers around a body only
+/// Calls are inlined (formats/isa.md §4.16); the markers around a body only
 /// branch: a predicated call is skipped, and a predicated return at the
 /// function's top level returns, when no active lane satisfies the
 /// predicate (§4.4, D9 default). Neither changes EXEC.

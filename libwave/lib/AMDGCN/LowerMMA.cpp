@@ -1,6 +1,6 @@
 //===- LowerMMA.cpp - Matrix multiply-accumulate --------------------------===//
 //
-// Lowering of the MMA instructions (ISA.md §4.18): each fragment is 16
+// Lowering of the MMA instructions (formats/isa.md §4.18): each fragment is 16
 // f32 values per lane, kept in VGPRs from the prologue on; loads and stores
 // are ds_read/ds_write of four rows, mma_compute is 64 multiply-adds.
 //
@@ -17,7 +17,7 @@ uint32_t KernelLowering::fragment(unsigned Id, unsigned Row, unsigned Col) {
 }
 
 /// The local address of row \p Row of an MMA tile: Addr + Row * Stride
-/// (ISA.md §4.18; wraps modulo 2^32).
+/// (formats/isa.md §4.18; wraps modulo 2^32).
 uint32_t KernelLowering::rowAddress(uint32_t Addr, uint32_t Stride,
                                     unsigned Row) {
   uint32_t RA = newV();
@@ -31,7 +31,7 @@ uint32_t KernelLowering::rowAddress(uint32_t Addr, uint32_t Stride,
   return RA;
 }
 
-/// MMA (ISA.md §4.18): per-lane 4x4 f32 fragments kept in VGPRs.
+/// MMA (formats/isa.md §4.18): per-lane 4x4 f32 fragments kept in VGPRs.
 Error KernelLowering::lowerMMA(unsigned Idx) {
   const Inst &In = Ops[Idx].I;
   Opcode Op = In.Op;

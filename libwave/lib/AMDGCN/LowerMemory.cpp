@@ -1,9 +1,9 @@
 //===- LowerMemory.cpp - Loads, stores and atomics ------------------------===//
 //
-// Lowering of WAVE memory accesses (ISA.md §4.12, §4.13): local memory to
-// LDS (ds_*), device memory to global_* with the buffer base in SGPRs and a
-// 32-bit offset in a VGPR. Wide accesses are 32-bit pieces, except device
-// loads whose destination webs can live in one register tuple
+// Lowering of WAVE memory accesses (formats/isa.md §4.12, §4.13): local memory
+// to LDS (ds_*), device memory to global_* with the buffer base in SGPRs and a
+// 32-bit offset in a VGPR. Wide accesses are 32-bit pieces, except device loads
+// whose destination webs can live in one register tuple
 // (global_load_dwordx2/x4; loadsIntoTuple, applyTupleParts).
 //
 //===----------------------------------------------------------------------===//
@@ -46,11 +46,11 @@ static const char *memMnemonic(Opcode Op) {
   return "global_store_dword";
 }
 
-/// Loads, stores and atomics, local and device (ISA.md §4.12, §4.13).
+/// Loads, stores and atomics, local and device (formats/isa.md §4.12, §4.13).
 Error KernelLowering::lowerMemory(unsigned Idx) {
   const Inst &In = Ops[Idx].I;
   Opcode Op = In.Op;
-  // --- Memory (ISA.md §4.12): device = base + 32-bit offset. Accesses
+  // --- Memory (formats/isa.md §4.12): device = base + 32-bit offset. Accesses
   // wider than 32 bits are split into dwords at offsets 4, 8 and 12, which
   // needs no alignment and writes the registers' webs directly.
   bool Load = (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128) ||
@@ -131,7 +131,7 @@ Error KernelLowering::lowerMemory(unsigned Idx) {
 /// register tuple (global_load_dwordx2/x4) that its destination webs then
 /// live in: each destination register exists and its web has this load as
 /// its only definition, so no other write needs the web elsewhere. Device
-/// accesses need no alignment (ISA.md §4.12; ROCm runs these targets in
+/// accesses need no alignment (formats/isa.md §4.12; ROCm runs these targets in
 /// unaligned access mode, formats/amdgcn-abi.md).
 bool KernelLowering::loadsIntoTuple(unsigned Idx) {
   const Inst &In = Ops[Idx].I;

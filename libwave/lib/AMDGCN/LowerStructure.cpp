@@ -3,7 +3,7 @@
 // Step 1 of the lowering: flatten() decodes a kernel and inlines its
 // `call`s (WAVE has no stack, so a call is a jump whose callee's body can be
 // copied), marking the inlined calls (WOpKind); structure() checks that the
-// control flow is structured (ISA.md §4.15) and builds its regions (the
+// control flow is structured (formats/isa.md §4.15) and builds its regions (the
 // then- and else-parts of an `if`, loop bodies) and control frames.
 //
 //===----------------------------------------------------------------------===//
@@ -72,7 +72,7 @@ Error KernelLowering::walk(uint32_t PC, unsigned CallDepth,
       SmallVector<unsigned, 2> Rets;
       if (CallDepth == MaxCallDepth) {
         // A ninth nested call overflows the call stack: the wave faults
-        // when it gets here (ISA.md §4.16, "stack overflow: call").
+        // when it gets here (formats/isa.md §4.16, "stack overflow: call").
         Inst Tr;
         Tr.Op = Opcode::Nop;
         Marker(WOpKind::Trap, PC, Tr);

@@ -1,8 +1,8 @@
 //===- LowerWave.cpp - Wave operations ------------------------------------===//
 //
-// Lowering of the wave operations (ISA.md §4.14): shuffles and broadcast
-// through ds_bpermute with every lane enabled (source lanes are read whether
-// or not they are active), ballot, any and all from compare masks, and
+// Lowering of the wave operations (formats/isa.md §4.14): shuffles and
+// broadcast through ds_bpermute with every lane enabled (source lanes are read
+// whether or not they are active), ballot, any and all from compare masks, and
 // prefix sums and reductions as DPP scans (inclusiveScan).
 //
 //===----------------------------------------------------------------------===//
@@ -13,8 +13,8 @@ using namespace llvm;
 
 namespace wave::amdgcn::detail {
 
-/// Wave operations (ISA.md §4.14): shuffles, broadcast, ballot, any/all,
-/// prefix sums and reductions.
+/// Wave operations (formats/isa.md §4.14): shuffles, broadcast, ballot,
+/// any/all, prefix sums and reductions.
 Error KernelLowering::lowerWaveOp(unsigned Idx) {
   const Inst &In = Ops[Idx].I;
   Opcode Op = In.Op;

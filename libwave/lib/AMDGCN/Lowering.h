@@ -52,9 +52,9 @@ using llvm::Twine;
 constexpr unsigned NumGPR = 256;
 constexpr unsigned PredBase = 256;
 constexpr unsigned NumAnalysisRegs = 260;
-constexpr unsigned MaxCallDepth = 8;  // ISA.md §4.16
-constexpr unsigned MaxFrames = 32;    // ISA.md §4.15
-constexpr uint32_t DefaultLocalMemory = 16384; // ISA.md §4.1
+constexpr unsigned MaxCallDepth = 8;           // formats/isa.md §4.16
+constexpr unsigned MaxFrames = 32;             // formats/isa.md §4.15
+constexpr uint32_t DefaultLocalMemory = 16384; // formats/isa.md §4.1
 /// Inlining can multiply a kernel's size (8 levels of calls); past this many
 /// WAVE instructions the kernel is refused rather than translated slowly.
 constexpr size_t MaxInlinedOps = 1 << 14;
@@ -69,7 +69,7 @@ enum class WOpKind : uint8_t {
 };
 
 /// One entry of the flattened kernel: a WAVE instruction, or a marker of
-/// an inlined call (ISA.md §4.16).
+/// an inlined call (formats/isa.md §4.16).
 struct WOp {
   Inst I;
   uint32_t PC = 0;
@@ -92,7 +92,7 @@ struct Region {
   bool Uniform = true;
 };
 
-/// A control frame: the masks of one `if` or `loop` (ISA.md §4.15).
+/// A control frame: the masks of one `if` or `loop` (formats/isa.md §4.15).
 struct Frame {
   bool IsLoop = false;
   int Parent = -1;
@@ -172,7 +172,7 @@ inline bool isLocalMem(Opcode Op) {
 }
 
 /// Whether \p Op reads its source register (rs1) in other lanes, active
-/// or not (ISA.md §4.14: a wave shuffle or broadcast reads "the current
+/// or not (formats/isa.md §4.14: a wave shuffle or broadcast reads "the current
 /// register value of that lane whether or not it is active").
 inline bool readsOtherLanes(Opcode Op) {
   return Op == Opcode::WaveShuffle || Op == Opcode::WaveShuffleUp ||
@@ -192,7 +192,8 @@ inline bool isMMA(Opcode Op) {
 }
 
 /// The registers (analysis ids) \p I reads and writes. The instruction
-/// predicate is a read. An atomic with rd = 0 writes nothing (ISA.md §2.11).
+/// predicate is a read. An atomic with rd = 0 writes nothing (formats/isa.md
+/// §2.11).
 void regsOf(const Inst &I, SmallVectorImpl<unsigned> &Uses,
             SmallVectorImpl<unsigned> &Defs);
 
@@ -408,7 +409,7 @@ private:
     return ~0u;
   }
   /// Whether analysis register \p R exists: registers r0..rN-1 of a
-  /// kernel with N registers, and the predicates (ISA.md §4.1: reads of
+  /// kernel with N registers, and the predicates (formats/isa.md §4.1: reads of
   /// the others give 0, writes to them are dropped).
   bool exists(unsigned R) const {
     return R >= PredBase || K.RegisterCount == 0 || R < K.RegisterCount;
@@ -453,7 +454,7 @@ private:
   unsigned hiddenBase() const { return (8 + 4 * NumParams + 7) & ~7u; }
   void setPredicate(unsigned Idx, unsigned Pd, uint32_t Result);
   /// Correctly rounded f32 division; with \p ZeroDenIsInf, a zero
-  /// denominator of either sign gives +inf (ISA.md D10, `fdiv` only).
+  /// denominator of either sign gives +inf (formats/isa.md D10, `fdiv` only).
   void fdiv(uint32_t Dst, MOperand Num, uint32_t Den, bool ZeroDenIsInf);
   uint32_t fsqrt(uint32_t X);
   void sinCos(uint32_t Dst, uint32_t X, bool Cos);

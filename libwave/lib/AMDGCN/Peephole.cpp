@@ -1,6 +1,6 @@
 //===- Peephole.cpp - Constants, copies and strength reduction ------------===//
 //
-// Seed 004's "Peephole" stage, on the virtual-register IR before legalization
+// WaveASM's "Peephole" stage, on the virtual-register IR before legalization
 // and allocation:
 //  - constant propagation: a register defined once by `s_mov`/`v_mov` of an
 //    immediate is replaced by the immediate where an operand may be one;

@@ -1,7 +1,7 @@
 //===- PostRA.cpp - Wait counts and hazards -------------------------------===//
 //
 // After register allocation:
-//  - insertWaitCounts: seed 004's "ticketing". Every memory instruction
+//  - insertWaitCounts: WaveASM's "ticketing". Every memory instruction
 //    that will write registers (loads, returning atomics, s_load) gets a
 //    ticket in its counter's queue; an instruction that reads or writes one
 //    of those registers first waits until that ticket has retired, i.e.

@@ -3,8 +3,8 @@
 // Live intervals over the instruction order, from block-level liveness on
 // the control-flow graph that labels and branches define (so values live
 // around a loop's back edge cover the whole loop), then Poletto-Sarkar
-// linear scan over VGPRs and SGPRs with tuple alignment (seed 004
-// "Linear Scan Register Allocation"). Precoloured registers (kernarg
+// linear scan over VGPRs and SGPRs with tuple alignment (as in
+// WaveASM). Precoloured registers (kernarg
 // pointer, workgroup ids, work-item ids; formats/amdgcn-abi.md) keep their
 // hardware register for their whole interval.
 //

@@ -4,7 +4,7 @@
 // a time by KernelLowering (Lowering.h):
 //
 //  1. Flatten: decode a kernel, inline its `call`s, check that the control
-//     flow is structured (ISA.md §4.15) (LowerStructure.cpp).
+//     flow is structured (formats/isa.md §4.15) (LowerStructure.cpp).
 //  2. Webs: reaching definitions of every WAVE register and predicate over
 //     the structured program; partial definitions merge webs (Webs.cpp).
 //  3. Uniformity: uniform webs and regions; uniform integer webs live in
@@ -192,7 +192,7 @@ Error KernelLowering::lowerOp(unsigned Idx) {
   if (isControl(Op))
     return lowerControl(Idx);
 
-  // Predicated instructions run with EXEC & P (ISA.md §4.4).
+  // Predicated instructions run with EXEC & P (formats/isa.md §4.4).
   CurIdx = Idx;
   CurSavedExec = 0;
   if (In.isPredicated()) {
@@ -297,7 +297,7 @@ Error KernelLowering::lower(KernelDesc &Desc) {
         if (D2 < NumAnalysisRegs)
           EntryObserved[D2] = 1;
     }
-  // Local memory is zero at the start of each workgroup (ISA.md §4.1):
+  // Local memory is zero at the start of each workgroup (formats/isa.md §4.1):
   // every wave clears all of it, then a barrier.
   uint32_t LocalSize =
       K.LocalMemorySize ? K.LocalMemorySize : (UsesLocal ? DefaultLocalMemory : 0);
@@ -326,7 +326,7 @@ Error KernelLowering::lower(KernelDesc &Desc) {
 
   // The prologue runs with every lane enabled: initial values and lane ids
   // also reach lanes past the workgroup's end, which a wave_shuffle may
-  // read (ISA.md §4.14), and the local memory clear covers all of it.
+  // read (formats/isa.md §4.14), and the local memory clear covers all of it.
   bool VectorInitial = false;
   for (unsigned R = 0; R < PredBase; ++R)
     VectorInitial |= EntryObserved[R] && !isS(vregOfWeb(find(R)));
@@ -354,7 +354,7 @@ Error KernelLowering::lower(KernelDesc &Desc) {
       emit(isS(V) ? "s_mov_b32" : "v_mov_b32", {D(V), I(0)});
     }
   }
-  // MMA fragments start as zeros (ISA.md §4.18).
+  // MMA fragments start as zeros (formats/isa.md §4.18).
   for (const WOp &O : Ops) {
     SmallVector<unsigned, 3> Ids;
     if (O.I.Op == Opcode::MmaLoadA || O.I.Op == Opcode::MmaLoadB)

@@ -20,7 +20,8 @@ using namespace llvm;
 namespace wave::amdgcn::detail {
 
 /// The registers (analysis ids) \p I reads and writes. The instruction
-/// predicate is a read. An atomic with rd = 0 writes nothing (ISA.md §2.11).
+/// predicate is a read. An atomic with rd = 0 writes nothing (formats/isa.md
+/// §2.11).
 void regsOf(const Inst &I, SmallVectorImpl<unsigned> &Uses,
             SmallVectorImpl<unsigned> &Defs) {
   auto R = [&](unsigned N, unsigned Count = 1) {
@@ -136,7 +137,7 @@ static void mergeInto(SmallVector<unsigned, 2> &Dst,
   llvm::sort(Dst);
 }
 
-/// Reaching definitions over the paths a single lane can take (ISA.md
+/// Reaching definitions over the paths a single lane can take (formats/isa.md
 /// §4.15 with D5, D6, D9 default): an `if` sends each lane into its then-
 /// or its else-part (or past the region), `break` takes the breaking lanes
 /// to the loop's exit, `continue` takes them round to the loop's header,

@@ -39,7 +39,7 @@ static bool isSource(const Instruction &I) {
 }
 
 /// Whether \p I gives every active lane the same result whatever its
-/// operands (ISA.md §4.14).
+/// operands (formats/isa.md §4.14).
 static bool alwaysUniform(const Instruction &I) {
   switch (I.opcode()) {
   case Opcode::WaveBroadcast:

@@ -1,6 +1,6 @@
 //===- AsmLexer.cpp - Tokenizer for WAVE assembly -------------------------===//
 //
-// Implements ISA.md §6.1. Deviations from the reference lexer are
+// Implements formats/wave-asm.md §1. Deviations from the reference lexer are
 // extensions that only give meaning to text the reference rejects; they are
 // listed in formats/wave-asm.md ("Extensions").
 //
@@ -160,7 +160,7 @@ Token AsmLexer::lexNumber(const char *Start) {
         Overflow = true;
       V = V << 4 | Digit;
     }
-    // Must fit a signed 64-bit integer (ISA.md §6.1).
+    // Must fit a signed 64-bit integer (formats/wave-asm.md §1).
     if (Overflow || V > uint64_t(INT64_MAX) + (Neg ? 1 : 0))
       return error(Start, "invalid number literal '" +
                               std::string(Start, Cur - Start) +
@@ -224,7 +224,8 @@ Token AsmLexer::lexWord(const char *Start) {
     uint64_t V = lexRegisterNumber();
     Token T;
     if (C == 'r') {
-      // Optional half suffix: `r3.lo` (ISA.md §6.1); checked by the parser.
+      // Optional half suffix: `r3.lo` (formats/wave-asm.md §1); checked by the
+      // parser.
       const char *SufStart = Cur;
       if (peek() == '.' && isAsciiLetter(peek(1))) {
         ++Cur;

@@ -1,8 +1,8 @@
 //===- AsmLexer.h - Tokenizer for WAVE assembly -----------------*- C++ -*-===//
 //
 // Splits WAVE assembly text into tokens following the lexical rules of
-// ISA.md §6.1 (formats/wave-asm.md, "Lexical structure"). Private to the
-// assembler; the parser is its only client.
+// formats/wave-asm.md §1 (formats/wave-asm.md, "Lexical structure"). Private to
+// the assembler; the parser is its only client.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_LIB_ASM_ASMLEXER_H
@@ -16,7 +16,7 @@
 
 namespace wave {
 
-/// Token kinds of ISA.md §6.1.
+/// Token kinds of formats/wave-asm.md §1.
 enum class TokenKind {
   Eof,
   Newline,
@@ -79,7 +79,7 @@ private:
   Token lexWord(const char *Start);
   /// Consumes decimal digits at Cur and returns their value, saturated at
   /// 2^20 so that a huge register or predicate number still reports as out
-  /// of range (ISA.md §6.1) without overflowing.
+  /// of range (formats/wave-asm.md §1) without overflowing.
   uint64_t lexRegisterNumber();
   bool atEnd() const { return Cur == Buf.end(); }
   char peek(size_t N = 0) const { return Cur + N < Buf.end() ? Cur[N] : '\0'; }
@@ -91,8 +91,8 @@ private:
 };
 
 /// True for the characters that may start an identifier: ASCII letters,
-/// `_`, and any byte of a multi-byte UTF-8 sequence (ISA.md §6.1 allows
-/// Unicode letters; we accept every non-ASCII character there).
+/// `_`, and any byte of a multi-byte UTF-8 sequence (formats/wave-asm.md §1
+/// allows Unicode letters; we accept every non-ASCII character there).
 inline bool isIdentStart(char C) {
   unsigned char U = C;
   return (U >= 'a' && U <= 'z') || (U >= 'A' && U <= 'Z') || U == '_' ||

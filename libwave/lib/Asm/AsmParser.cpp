@@ -1,10 +1,10 @@
 //===- AsmParser.cpp - WAVE assembly to .wbin -----------------------------===//
 //
-// A single-pass recursive-descent parser over AsmLexer tokens (ISA.md §6),
-// encoding each instruction as soon as it is parsed and patching `call`
-// targets once every label is known. Operand checking is driven by the
-// operand forms of Forms.def; no mnemonic is spelled here except the
-// aliases of ISA.md §2.16 (`mov rd, sr_x`) and the scope words.
+// A single-pass recursive-descent parser over AsmLexer tokens
+// (formats/wave-asm.md), encoding each instruction as soon as it is parsed and
+// patching `call` targets once every label is known. Operand checking is driven
+// by the operand forms of Forms.def; no mnemonic is spelled here except the
+// aliases of formats/isa.md §2.16 (`mov rd, sr_x`) and the scope words.
 //
 // Diagnostics are collected, sorted by source position and printed through
 // the SourceMgr at the end, so deferred checks (undefined labels, register
@@ -14,8 +14,6 @@
 #include "wave/Asm/AsmParser.h"
 
 #include "AsmLexer.h"
-
-#include "wave/Link/Linker.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
@@ -209,7 +207,7 @@ private:
 
 } // namespace
 
-/// Words accepted as cache hints after a mnemonic and discarded (ISA.md
+/// Words accepted as cache hints after a mnemonic and discarded (formats/isa.md
 /// §2.10, §6.6).
 static bool isCacheHint(StringRef W) {
   return W == ".cached" || W == ".uncached" || W == ".streaming";
@@ -474,7 +472,7 @@ bool Parser::parseParam(const Token &D) {
     if (P.Type != WbinType::I32 && P.Type != WbinType::U32 &&
         P.Type != WbinType::F32)
       return error(Words[1], "a scalar parameter is one 32-bit register: "
-                             "i32, u32 or f32 (DESIGN.md \"Kernel ABI\")");
+                             "i32, u32 or f32 (formats/kernel-abi.md)");
     P.Access = WbinAccessRead;
   } else {
     P.Access = Words.size() == 3 ? parseWbinAccess(Words[2].Text)
@@ -627,7 +625,7 @@ bool Parser::parseOperand(Operand &Op) {
 
 /// Whether the current token starts the operand list of an instruction of
 /// form \p F. Needed because statements need not be separated by newlines
-/// (ISA.md §6.2): `halt iadd r0, r1, r2` is two instructions.
+/// (formats/wave-asm.md §2): `halt iadd r0, r1, r2` is two instructions.
 bool Parser::startsOperand(const FormDesc &F, unsigned FirstExplicit) {
   switch (Tok.Kind) {
   case TokenKind::Register:
@@ -743,7 +741,7 @@ bool Parser::parseInstruction() {
     }
   }
 
-  // `mov rd, sr_NAME` is mov_sr (ISA.md §2.16).
+  // `mov rd, sr_NAME` is mov_sr (formats/isa.md §2.16).
   if (*Op == Opcode::Mov && Ops.size() == 2) {
     if (Ops[1].Kind == Operand::Special)
       Op = Opcode::MovSr;
@@ -882,7 +880,7 @@ bool Parser::parseInstruction() {
     }
   }
 
-  // Warnings (ISA.md §8).
+  // Warnings (formats/isa.md §8).
   if (HasPred && I.PredReg == 0 && !I.PredNeg)
     warning(PredTok, "'@p0' cannot predicate an instruction; it executes "
                      "unconditionally");
@@ -959,22 +957,9 @@ Expected<WbinFile> Parser::run(AsmStats *Stats) {
   }
   resolveCalls();
   buildSymbols();
-  if (Opts.Relocatable) {
-    File.Relocatable = true;
-  } else if (!std::any_of(Diags.begin(), Diags.end(), [](const Diag &D) {
-               return D.Kind == SourceMgr::DK_Error;
-             })) {
-    // An executable: the object linked on its own.
-    File.Relocatable = true;
-    std::vector<LinkInput> In(1);
-    In[0].Name = SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier();
-    In[0].File = std::move(File);
-    Expected<WbinFile> Linked = link(In);
-    if (Linked)
-      File = std::move(*Linked);
-    else
-      error(SMLoc(), toString(Linked.takeError()));
-  }
+  // Always an object: symbols, relocations and `.extern`s stay for the
+  // linker (tool::loadProgram links it on its own for an executable).
+  File.Relocatable = true;
 
   std::sort(Diags.begin(), Diags.end(), [](const Diag &A, const Diag &B) {
     if (A.Loc.getPointer() != B.Loc.getPointer())

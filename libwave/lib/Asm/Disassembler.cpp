@@ -1,15 +1,15 @@
 //===- Disassembler.cpp - .wbin to WAVE assembly --------------------------===//
 //
 // Decodes each kernel twice: once to find the `call` targets that need a
-// label line (D16), once to print. Output layout: ISA.md §6.8 and
+// label line (D16), once to print. Output layout: formats/wave-asm.md §7 and
 // formats/wave-asm.md ("Disassembler output").
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/Disassembler.h"
 #include "wave/Support/Quote.h"
 
-#include "wave/Asm/InstPrinter.h"
 #include "wave/ISA/ISA.h"
+#include "wave/ISA/InstPrinter.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Format.h"

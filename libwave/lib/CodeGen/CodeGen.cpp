@@ -23,7 +23,7 @@ using namespace llvm;
 
 namespace wave::codegen {
 
-/// Frames of a wave's divergence stack (ISA.md §4.1, §4.15).
+/// Frames of a wave's divergence stack (formats/isa.md §4.1, §4.15).
 static constexpr unsigned MaxControlDepth = 32;
 
 namespace {
@@ -85,7 +85,7 @@ private:
 
 std::optional<std::pair<Opcode, bool>> Layout::inverseCompare(Opcode Op) {
   // (a op b) is false exactly when (x inv y) is true, where (x, y) is
-  // (a, b) or (b, a) per the bool (ISA.md §4.10). Only the compares our
+  // (a, b) or (b, a) per the bool (formats/isa.md §4.10). Only the compares our
   // assembler and the reference emulator both evaluate (D19) are used.
   switch (Op) {
   case Opcode::IcmpEq:
@@ -167,7 +167,7 @@ unsigned Layout::predicate(const SCond &C) {
   unsigned P;
   switch (C.K) {
   case SCond::Kind::True:
-    // Inside `if p`, p holds in every active lane (ISA.md §4.15).
+    // Inside `if p`, p holds in every active lane (formats/isa.md §4.15).
     if (!C.Negated)
       if (unsigned Known = activeTruePredicate(); Known != ~0u)
         return Known;
@@ -269,7 +269,7 @@ void Layout::run() {
   }
   removeEmptyArms(F());
   // Every lane has returned by now; the final halt ends the wave and keeps
-  // execution inside the kernel's code (ISA.md §4.2, D18). A device
+  // execution inside the kernel's code (formats/isa.md §4.2, D18). A device
   // function ends in its return.
   Opcode Last = F().IsKernel ? Opcode::Halt : Opcode::Return;
   if (F().Insts.empty() || F().Insts.back().Op != Last ||
@@ -279,7 +279,7 @@ void Layout::run() {
 
 /// Whether \p I only computes its destinations: no memory access, no
 /// control flow, no synchronisation. Loads are kept (removing one would
-/// hide an out-of-bounds fault, ISA.md §4.12).
+/// hide an out-of-bounds fault, formats/isa.md §4.12).
 static bool isPure(const LInst &I) {
   if (I.Pseudo != LPseudo::None)
     return true;
@@ -341,8 +341,8 @@ static void removeDeadCode(LFunction &F) {
   F.Insts.resize(Out);
 }
 
-/// Whether \p Name can follow `.kernel` in WAVE assembly (ISA.md §6.1): an
-/// identifier that the lexer does not read as a register, predicate or
+/// Whether \p Name can follow `.kernel` in WAVE assembly (formats/wave-asm.md
+/// §1): an identifier that the lexer does not read as a register, predicate or
 /// special register.
 static bool isAssemblyName(StringRef Name) {
   if (Name.empty() || !(isAlpha(Name[0]) || Name[0] == '_'))
@@ -499,7 +499,7 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
           (IsFunc ? "function '@" : "kernel '@") + MF->name() +
           "': the name cannot be written in WAVE assembly (an identifier "
           "of letters, digits and '_' not starting with rN, pN or sr; "
-          "ISA.md §6.1)");
+          "formats/wave-asm.md §1)");
     // Irreducible control flow is reported on the CFG as written, before
     // selection splits edges and adds blocks the user never named.
     std::string Name = ("@" + MF->name()).str();
@@ -545,8 +545,10 @@ Error compileModule(mir::Module &M, const CodeGenOptions &Opts,
     if (unsigned Depth = maxNesting(F); Depth > MaxControlDepth)
       return createStringError(
           "kernel '@" + F.Name + "': structured control flow nests " +
-          std::to_string(Depth) + " frames deep; a wave's divergence stack "
-          "holds " + std::to_string(MaxControlDepth) + " (ISA.md §4.15)");
+          std::to_string(Depth) +
+          " frames deep; a wave's divergence stack "
+          "holds " +
+          std::to_string(MaxControlDepth) + " (formats/isa.md §4.15)");
     std::string Asm;
     raw_string_ostream AsmOS(Asm);
     printLFunction(F, AsmOS, /*Virtual=*/false);

@@ -11,13 +11,13 @@
 // Private variables (`alloca`, formats/mir.md) live in local memory; see
 // PrivateSlots below.
 //
-// Every MIROps.def opcode either lowers or returns a located MIRDiagError.
+// Every MIROps.def opcode either lowers or returns a located SourceDiagError.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/CodeGen/ISel.h"
 
 #include "wave/IR/MIR.h"
-#include "wave/IR/MIRDiagnostic.h"
+#include "wave/Support/SourceDiagnostic.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -39,7 +39,7 @@ using mir::CmpPred;
 using mir::Type;
 
 /// General registers a value of type \p T occupies: a pair for f64
-/// (ISA.md §2.6), one otherwise.
+/// (formats/isa.md §2.6), one otherwise.
 static unsigned regCount(Type T) { return T == Type::F64 ? 2 : 1; }
 
 namespace {
@@ -222,7 +222,7 @@ private:
   }
 
   Error error(const mir::Instruction &I, const Twine &Msg) {
-    return make_error<mir::MIRDiagError>(
+    return make_error<SourceDiagError>(
         I.loc(), ("function '@" + MF.name() + "': " + Msg).str());
   }
 
@@ -353,7 +353,7 @@ void ISel::scanValues() {
 
 Expected<SelectedFunction> ISel::run() {
   if (!MF.isKernel() && MF.linkage() != mir::Function::Linkage::Export)
-    return make_error<mir::MIRDiagError>(
+    return make_error<SourceDiagError>(
         MF.loc(), "function '@" + MF.name().str() +
                       "' is a device function; wave-ra compiles kernels "
                       "and export funcs and inlines the other device "
@@ -678,11 +678,11 @@ Error ISel::select(const mir::Instruction &I) {
     // calls a declaration or a recursive function.
     if (I.callee() && I.callee()->isDeclaration())
       return selectCall(I);
-    return error(I, "call to '@" +
-                        (I.callee() ? I.callee()->name().str() : "?") +
-                        "' cannot be inlined (the function is recursive); "
-                        "wave-ra inlines every call because WAVE's "
-                        "call/return act on whole waves (ISA.md §4.16)");
+    return error(I,
+                 "call to '@" + (I.callee() ? I.callee()->name().str() : "?") +
+                     "' cannot be inlined (the function is recursive); "
+                     "wave-ra inlines every call because WAVE's "
+                     "call/return act on whole waves (formats/isa.md §4.16)");
   case Opcode::Ret:
     // A device function's single ret (compileModule merged them) leaves
     // the result in r0 (r0, r1 for f64) for its `return`
@@ -894,7 +894,7 @@ void ISel::selectCmp(const mir::Instruction &I, unsigned P) {
     case CmpPred::Gt:
       Op = wave::Opcode::FcmpGt;
       break;
-    case CmpPred::Ge: // no fcmp_ge in the reference (ISA.md D19)
+    case CmpPred::Ge: // no fcmp_ge in the reference (formats/isa.md D19)
       Op = wave::Opcode::FcmpLe;
       Swap = true;
       break;
@@ -911,8 +911,8 @@ void ISel::selectCmp(const mir::Instruction &I, unsigned P) {
         wave::Opcode::IcmpLe, wave::Opcode::IcmpGt, wave::Opcode::IcmpGe};
     Op = Signed[std::min(unsigned(Pr), 5u)];
   } else {
-    // Unsigned: only ucmp_lt/ucmp_le exist in the reference (ISA.md D19);
-    // equality is sign-agnostic.
+    // Unsigned: only ucmp_lt/ucmp_le exist in the reference (formats/isa.md
+    // D19); equality is sign-agnostic.
     switch (Pr) {
     case CmpPred::Eq:
       Op = wave::Opcode::IcmpEq;
@@ -1151,9 +1151,10 @@ Error ISel::selectAtomic(const mir::Instruction &I) {
     return error(I, "atomics need a device or local pointer");
   if ((I.opcode() == Opcode::AtomicMin || I.opcode() == Opcode::AtomicMax) &&
       I.type() == Type::I32)
-    return error(I, "WAVE has no signed atomic " +
-                        Twine(I.opcode() == Opcode::AtomicMin ? "min" : "max") +
-                        " (ISA.md D32); use u32 or a compare-and-swap loop");
+    return error(
+        I, "WAVE has no signed atomic " +
+               Twine(I.opcode() == Opcode::AtomicMin ? "min" : "max") +
+               " (formats/isa.md D32); use u32 or a compare-and-swap loop");
   wave::Opcode Op;
   switch (I.opcode()) {
 #define ATOMIC(M, W)                                                           \
@@ -1180,8 +1181,8 @@ Error ISel::selectAtomic(const mir::Instruction &I) {
     F().VRegs[D].NoR0 = true;
     L.Ops.push_back(R(D));
   }
-  // Address, then the value (or compare and new value: ISA.md D3 default,
-  // compare in rs2, store rs3).
+  // Address, then the value (or compare and new value: formats/isa.md D3
+  // default, compare in rs2, store rs3).
   SmallVector<unsigned, 3> Regs;
   for (const mir::Value *V : I.operands())
     Regs.push_back(gpr(V));

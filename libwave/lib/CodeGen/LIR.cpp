@@ -1,8 +1,8 @@
 //===- LIR.cpp - LIR operand queries and printing -------------------------===//
 //
-// Operand roles come from the instruction forms of Forms.def (ISA.md §2), so
-// that the allocator, the printer and the assembler agree on which operand
-// an instruction writes.
+// Operand roles come from the instruction forms of Forms.def (formats/isa.md
+// §2), so that the allocator, the printer and the assembler agree on which
+// operand an instruction writes.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/CodeGen/LIR.h"
@@ -30,7 +30,8 @@ bool isDefOperand(const LInst &I, unsigned Idx) {
     return Idx == 0;
   if (I.Op == Opcode::Call) // {label, results..., arguments...} (LInst)
     return Idx >= 1 && Idx <= I.CallResults;
-  if (I.Op == Opcode::MmaStoreC) // W0.rd holds the address (ISA.md §2.15).
+  // mma_store_c: W0.rd holds the address (formats/isa.md §2.15).
+  if (I.Op == Opcode::MmaStoreC)
     return false;
   unsigned FI = formIndex(I, Idx);
   const FormDesc &FD = getFormDesc(getInstDesc(I.Op).InstForm);
@@ -176,7 +177,7 @@ bool LPrinter::printCopy(const LInst &I, unsigned Indent) {
     return false;
   if (VI.Class == RegClass::Pred) {
     // No predicate move exists: set the destination under each half of the
-    // source (ISA.md §2.13, §4.15).
+    // source (formats/isa.md §2.13, §4.15).
     line(Indent);
     OS << "if p" << SR;
     comment(I);

@@ -2,7 +2,7 @@
 //
 // Iterated register coalescing (L. George and A. W. Appel, "Iterated
 // Register Coalescing", TOPLAS 18(3), 1996), the organisation of the
-// Chaitin-Briggs allocator that seed 003 ("Register Allocation") describes:
+// Chaitin-Briggs allocator that the WAVE compiler's design describes:
 //
 //   repeat
 //     Liveness   per thread over the structured LIR (LIR.h), blocks split at
@@ -19,11 +19,11 @@
 //                predicates into general registers.
 //   until nothing spills.
 //
-// Register pairs (f64, ISA.md §4.9): a node of size s coloured c occupies
-// c..c+s-1. Degrees are weighted so that "degree < capacity" still proves a
-// node colourable: a neighbour of size t excludes s+t-1 of the K-s+1 start
-// colours of a node of size s (a pair neighbour of a single counts 2). When
-// Select still finds no colour the node is an actual spill, as in Briggs'
+// Register pairs (f64, formats/isa.md §4.9): a node of size s coloured c
+// occupies c..c+s-1. Degrees are weighted so that "degree < capacity" still
+// proves a node colourable: a neighbour of size t excludes s+t-1 of the K-s+1
+// start colours of a node of size s (a pair neighbour of a single counts 2).
+// When Select still finds no colour the node is an actual spill, as in Briggs'
 // optimistic colouring.
 //
 // Partial definitions (one half of a pair) read the other half: they count
@@ -109,7 +109,7 @@ Opcode opOf(const LInst &I) {
 }
 
 /// Whether \p I ends a basic block because control may leave it other than
-/// to the next instruction (ISA.md §2.13, §4.15).
+/// to the next instruction (formats/isa.md §2.13, §4.15).
 bool isBranch(const LInst &I) {
   switch (opOf(I)) {
   case Opcode::If:

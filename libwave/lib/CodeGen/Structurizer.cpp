@@ -1,7 +1,7 @@
 //===- Structurizer.cpp - Reducible CFG to WAVE structured control --------===//
 //
-// Turns a reducible CFG into WAVE's structured control flow (ISA.md §2.13,
-// §4.15; per-thread semantics of §8 D5, D6, D8 as documented in
+// Turns a reducible CFG into WAVE's structured control flow (formats/isa.md
+// §2.13, §4.15; per-thread semantics of §8 D5, D6, D8 as documented in
 // Structurizer.h) without duplicating any node.
 //
 // The method follows Ramsey, "Beyond Relooper: recursive translation of
@@ -54,12 +54,13 @@
 //
 // Known limit: If/Loop nesting follows the dominator tree, and a guarded
 // merge nests what it dominates; nothing here keeps the depth within the
-// 32 frames of ISA.md §4.15 (CodeGen.cpp refuses a kernel that exceeds it).
+// 32 frames of formats/isa.md §4.15 (CodeGen.cpp refuses a kernel that exceeds
+// it).
 //
 //===----------------------------------------------------------------------===//
 #include "wave/CodeGen/Structurizer.h"
 
-#include "wave/Analysis/Dominators.h"
+#include "wave/IR/Dominators.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"

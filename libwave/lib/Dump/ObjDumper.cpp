@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "wave/Dump/ObjDumper.h"
 
-#include "wave/Asm/InstPrinter.h"
 #include "wave/ISA/ISA.h"
+#include "wave/ISA/InstPrinter.h"
 #include "wave/Support/HexDump.h"
 
 #include "llvm/Support/Format.h"

@@ -7,7 +7,8 @@
 //   the predicate nibble, raw register numbers and precomputed element
 //   offsets of the rd/rs1/rs2/rs3 rows in the register file. Registers at or
 //   beyond the kernel's register count map to a zero row (reads) or a sink
-//   row (writes), which implements "reads 0, writes dropped" (ISA.md §4.1)
+// row (writes), which implements "reads 0, writes dropped" (formats/isa.md
+// §4.1)
 //   without a branch. Byte PCs become instruction indices; a call target
 //   that is not an instruction boundary faults when the call executes.
 //   Undecodable words become Invalid records that fault when reached; an
@@ -20,10 +21,12 @@
 //
 // * Control. Per wave: a 64-bit active mask, an "exited" mask (D8), a
 //   32-frame divergence stack and an 8-entry call stack. The default column
-//   of ISA.md §8 is implemented for D5 (continue), D6 (break inside if), D8
+// of formats/isa.md §8 is implemented for D5 (continue), D6 (break inside if),
+// D8
 //   (halt), D9 (predicated control flow).
 //
-// * Scheduling (ISA.md §4.3): one instruction of one wave per step, waves
+// * Scheduling (formats/isa.md §4.3): one instruction of one wave per step,
+// waves
 //   picked round-robin; barriers release when every wave of the workgroup
 //   waits. Workgroups run one after another.
 //
@@ -36,9 +39,9 @@
 
 #include "Speculation.h"
 
-#include "wave/Asm/InstPrinter.h"
 #include "wave/Emu/FloatFormat.h"
 #include "wave/ISA/ISA.h"
+#include "wave/ISA/InstPrinter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -134,7 +137,7 @@ constexpr uint32_t NoTarget = ~0u;
 /// This one list gives the execution loop its cases and GroupKindOf its
 /// Rows entries.
 #define WAVE_EMU_ELEMENTWISE_OPS(X)                                            \
-  /* Integer (ISA.md §4.5). */                                                \
+  /* Integer (isa.md §4.5). */                                                \
   X(Iadd, a + b)                                                               \
   X(Isub, a - b)                                                               \
   X(Imul, (a * b))                                                             \
@@ -147,7 +150,7 @@ constexpr uint32_t NoTarget = ~0u;
   X(Imin, int32_t(a) < int32_t(b) ? a : b)                                     \
   X(Imax, int32_t(a) > int32_t(b) ? a : b)                                     \
   X(Iclamp, iclamp(a, b, c))                                                   \
-  /* f32 (ISA.md §4.7). */                                                    \
+  /* f32 (isa.md §4.7). */                                                    \
   X(Fadd, U(F(a) + F(b)))                                                      \
   X(Fsub, U(F(a) - F(b)))                                                      \
   X(Fmul, U(F(a) * F(b)))                                                      \
@@ -171,7 +174,7 @@ constexpr uint32_t NoTarget = ~0u;
   X(Fcos, U(std::cos(F(a))))                                                   \
   X(Fexp2, U(std::exp2(F(a))))                                                 \
   X(Flog2, U(std::log2(F(a))))                                                 \
-  /* f16 / bf16 (ISA.md §4.8). */                                             \
+  /* f16 / bf16 (isa.md §4.8). */                                             \
   X(Hadd, f2h(h2f(a) + h2f(b)))                                                \
   X(Hsub, f2h(h2f(a) - h2f(b)))                                                \
   X(Hmul, f2h(h2f(a) * h2f(b)))                                                \
@@ -188,7 +191,7 @@ constexpr uint32_t NoTarget = ~0u;
   X(Bmul2, f2b(b2f(a) * b2f(b)) | f2b(b2f(a >> 16) * b2f(b >> 16)) << 16)      \
   X(Bma2, f2b(std::fma(b2f(a), b2f(b), b2f(c))) |                              \
               f2b(std::fma(b2f(a >> 16), b2f(b >> 16), b2f(c >> 16))) << 16)   \
-  /* Bitwise (ISA.md §4.6). */                                                \
+  /* Bitwise (isa.md §4.6). */                                                \
   X(And, (a & b))                                                              \
   X(Or, a | b)                                                                 \
   X(Xor, a ^ b)                                                                \
@@ -200,7 +203,7 @@ constexpr uint32_t NoTarget = ~0u;
   X(Bitfind, a == 0 ? 0xFFFFFFFFu : uint32_t(std::countl_zero(a)))             \
   X(Bitrev, llvm::reverseBits(a))                                              \
   X(Bfe, bfe(a, b, c))                                                         \
-  /* Conversions (ISA.md §4.11). */                                           \
+  /* Conversions (isa.md §4.11). */                                           \
   X(CvtF32I32, U(float(int32_t(a))))                                           \
   X(CvtF32U32, U(float(a)))                                                    \
   X(CvtI32F32, cvtI32F32(F(a)))                                                \
@@ -209,7 +212,7 @@ constexpr uint32_t NoTarget = ~0u;
   X(CvtF16F32, f32BitsToF16(a))                                                \
   X(CvtF32Bf16, a << 16)                                                       \
   X(CvtBf16F32, a >> 16)                                                       \
-  /* Moves (ISA.md §4.19). */                                                 \
+  /* Moves (isa.md §4.19). */                                                 \
   X(Mov, a)                                                                    \
   X(MovImm, I.Imm)
 
@@ -239,13 +242,13 @@ constexpr auto GroupKindOf = [] {
   return T;
 }();
 
-constexpr unsigned MaxControlDepth = 32; // ISA.md §4.15
-constexpr unsigned MaxCallDepth = 8;     // ISA.md §4.16
+constexpr unsigned MaxControlDepth = 32; // formats/isa.md §4.15
+constexpr unsigned MaxCallDepth = 8;     // formats/isa.md §4.16
 
 /// One decoded instruction in the internal form.
 struct DInst {
   uint16_t Op;
-  uint8_t Pred; ///< W0 bits 2:0; nonzero = predicated (ISA.md §1.3).
+  uint8_t Pred; ///< W0 bits 2:0; nonzero = predicated (formats/isa.md §1.3).
   uint8_t Rd, Rs1, Rs2, Rs3, Rs4;
   uint32_t D, A, B, C; ///< element offsets: write row of rd, read rows.
   uint32_t Imm;        ///< mov_imm value, call target index, sr index.
@@ -367,7 +370,8 @@ public:
   /// its stores are in device memory and need no commit.
   bool Promoted = false;
 
-  /// The execution loop over the current workgroup's waves (ISA.md §4.3).
+  /// The execution loop over the current workgroup's waves (formats/isa.md
+  /// §4.3).
   template <bool Tracing, MemMode M>
   [[gnu::always_inline]] inline bool runLoop();
 
@@ -377,10 +381,10 @@ private:
   /// The step count at which the loop next calls checkpoint().
   uint64_t nextCheck(uint64_t Steps) const;
   enum class Check { Continue, Stop, Promote };
-  /// The instruction limit (ISA.md §4.3) and a speculative run's periodic
-  /// checks: Stop ends the run (Fault set, or the speculation abandoned);
-  /// Promote ends the speculative loop of a run that has become the oldest
-  /// with valid reads, to go on directly.
+  /// The instruction limit (formats/isa.md §4.3) and a speculative run's
+  /// periodic checks: Stop ends the run (Fault set, or the speculation
+  /// abandoned); Promote ends the speculative loop of a run that has become the
+  /// oldest with valid reads, to go on directly.
   [[gnu::noinline]] Check checkpoint(uint64_t Steps, const DInst &I,
                                      uint64_t &NextCheck);
   /// Where runLoop() starts: a new workgroup, or a promoted run.
@@ -464,15 +468,16 @@ WorkgroupRunner::WorkgroupRunner(EmulatorImpl &E)
 //===----------------------------------------------------------------------===//
 
 /// Prints \p I in the reference emulator's own `--trace` disassembly
-/// (ISA.md §7.4): a predicate prefix whenever predicated (including `@!p0`),
-/// `sr_<index>`, immediates and call targets as 0x%08x, no scopes on atomics
-/// and fences, bit-field ops as the bare mnemonic, `dsqrt rD, rA, r0`, and
-/// half/f64 ops with a fourth register only when it is not r0. Fault messages
-/// use wave-dis's text instead (wave::printInst).
+/// (formats/isa.md §7.4): a predicate prefix whenever predicated (including
+/// `@!p0`), `sr_<index>`, immediates and call targets as 0x%08x, no scopes on
+/// atomics and fences, bit-field ops as the bare mnemonic, `dsqrt rD, rA, r0`,
+/// and half/f64 ops with a fourth register only when it is not r0. Fault
+/// messages use wave-dis's text instead (wave::printInst).
 static void printTraceInst(const Inst &I, raw_ostream &OS) {
   if (I.isPredicated())
     OS << '@' << (I.PredNeg ? "!" : "") << 'p' << unsigned(I.PredReg) << ' ';
-  // `mov rd, sr_x` is how mov_sr is written and disassembled (ISA.md §2.16).
+  // `mov rd, sr_x` is how mov_sr is written and disassembled (formats/isa.md
+  // §2.16).
   OS << (I.Op == Opcode::MovSr ? "mov" : I.desc().Mnemonic);
   unsigned Primary = I.desc().PrimaryOpcode;
   if (Primary == 0x27)
@@ -697,7 +702,7 @@ void EmulatorImpl::decode() {
   Code.push_back(End);
   Orig.push_back(Inst());
   InvalidReason.emplace_back();
-  // Call targets: byte offsets relative to the kernel (ISA.md §4.16).
+  // Call targets: byte offsets relative to the kernel (formats/isa.md §4.16).
   for (DInst &D : Code) {
     if (D.Op != uint16_t(Opcode::Call))
       continue;
@@ -709,7 +714,7 @@ void EmulatorImpl::decode() {
 }
 
 //===----------------------------------------------------------------------===//
-// Scalar semantics (ISA.md §4.5-§4.11)
+// Scalar semantics (formats/isa.md §4.5-§4.11)
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -735,14 +740,14 @@ inline int32_t truncatedQuotient(int32_t X, int32_t Y) {
   int32_t T = int32_t(Q);
   return X == INT32_MIN && Y == -1 ? INT32_MIN : T;
 }
-/// ISA.md §4.5 idiv (D36 default: b == 0 gives 0).
+/// formats/isa.md §4.5 idiv (D36 default: b == 0 gives 0).
 inline uint32_t idiv(uint32_t A, uint32_t B) {
   int32_t Y = int32_t(B);
   int32_t Q = truncatedQuotient(int32_t(A), Y == 0 ? 1 : Y);
   return Y == 0 ? 0 : uint32_t(Q);
 }
-/// ISA.md §4.5 imod: a - trunc(a / b) * b, the sign of the dividend (D36
-/// default: b == 0 gives 0; INT_MIN mod -1 is 0, which the wrapping
+/// formats/isa.md §4.5 imod: a - trunc(a / b) * b, the sign of the dividend
+/// (D36 default: b == 0 gives 0; INT_MIN mod -1 is 0, which the wrapping
 /// product gives).
 inline uint32_t imod(uint32_t A, uint32_t B) {
   int32_t Y = int32_t(B);
@@ -816,7 +821,7 @@ inline uint32_t bfi(uint32_t Base, uint32_t Ins, uint32_t Off, uint32_t Wd) {
   return (Base & ~Mask) | ((Ins << O) & Mask);
 }
 
-// f16 / bf16 helpers (ISA.md §4.8).
+// f16 / bf16 helpers (formats/isa.md §4.8).
 inline float h2f(uint32_t H) { return F(f16ToF32Bits(uint16_t(H))); }
 inline uint32_t f2h(float X) { return f32BitsToF16(U(X)); }
 inline float b2f(uint32_t H) { return F((H & 0xFFFF) << 16); }
@@ -1262,11 +1267,11 @@ template <bool Tracing, MemMode M>
     }
     // Lockstep: when every wave is ready at the same instruction with all
     // lanes executing, and the next pick is wave 0, the next NW steps are
-    // that instruction for wave 0, 1, ..., NW - 1 (ISA.md §4.3): one step
-    // does them, either as one loop over the whole register rows (Lanes =
-    // RowSize) or as a loop over the waves in the case (GroupWaves = NW).
-    // A step never crosses NextCheck, so the limit and the speculative
-    // checks see the same step counts as one wave at a time.
+    // that instruction for wave 0, 1, ..., NW - 1 (formats/isa.md §4.3): one
+    // step does them, either as one loop over the whole register rows (Lanes =
+    // RowSize) or as a loop over the waves in the case (GroupWaves = NW). A
+    // step never crosses NextCheck, so the limit and the speculative checks see
+    // the same step counts as one wave at a time.
     unsigned Lanes = Stride, GroupWaves = 1;
     if constexpr (!Tracing) {
       if (NW > 1 && Cursor == NW - 1 && NumHalted == 0 && NumBarrier == 0 &&
@@ -1321,7 +1326,7 @@ template <bool Tracing, MemMode M>
         WAVE_EMU_ELEMENTWISE_OPS(ELEMENTWISE_CASE)
 #undef ELEMENTWISE_CASE
 
-      // f64 on register pairs (ISA.md §4.9).
+      // f64 on register pairs (formats/isa.md §4.9).
       case uint16_t(Opcode::Dadd):
       case uint16_t(Opcode::Dsub):
       case uint16_t(Opcode::Dmul):
@@ -1361,7 +1366,7 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Bitwise (ISA.md §4.6).
+      // Bitwise (formats/isa.md §4.6).
       case uint16_t(Opcode::Bfi): {
         const uint32_t *Ep = R + RRow[I.Rs4];
         uint32_t *Dp = R + I.D;
@@ -1370,7 +1375,8 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Comparisons (ISA.md §4.10; D19 default for the extension codes).
+      // Comparisons (formats/isa.md §4.10; D19 default for the extension
+      // codes).
       case uint16_t(Opcode::IcmpEq):
         CMP(a == b);
         break;
@@ -1390,7 +1396,8 @@ template <bool Tracing, MemMode M>
         CMP(int32_t(a) >= int32_t(b));
         break;
       // Integer "ord"/"unord" (codes 6, 7) are not among D19's extensions,
-      // so they keep the reference result of ISA.md §4.10: always false.
+      // so they keep the reference result of formats/isa.md §4.10: always
+      // false.
       case uint16_t(Opcode::IcmpOrd):
       case uint16_t(Opcode::IcmpUnord):
         CMP(false);
@@ -1460,7 +1467,7 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Conversions (ISA.md §4.11).
+      // Conversions (formats/isa.md §4.11).
       case uint16_t(Opcode::CvtF32F64): {
         const uint32_t *A0 = R + RRow[I.Rs1], *A1 = R + RRow[(I.Rs1 + 1) & 255];
         uint32_t *Dp = R + I.D;
@@ -1478,7 +1485,7 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Memory (ISA.md §4.12; D25 default: local mod 4 is 16 bytes).
+      // Memory (formats/isa.md §4.12; D25 default: local mod 4 is 16 bytes).
       case uint16_t(Opcode::LocalLoadU8):
       case uint16_t(Opcode::LocalLoadU16):
       case uint16_t(Opcode::LocalLoadU32):
@@ -1610,7 +1617,7 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Atomics (ISA.md §4.13; D3 default for CAS).
+      // Atomics (formats/isa.md §4.13; D3 default for CAS).
       case uint16_t(Opcode::LocalAtomicAdd):
       case uint16_t(Opcode::LocalAtomicSub):
       case uint16_t(Opcode::LocalAtomicMin):
@@ -1647,7 +1654,7 @@ template <bool Tracing, MemMode M>
           uint32_t *D = Dp;
           uint8_t *Base = Mem;
           const uint64_t Bound = Size;
-          // rd = r0 discards the old value (ISA.md §4.13).
+          // rd = r0 discards the old value (formats/isa.md §4.13).
           const bool Blind = I.Rd == 0;
           const bool ThroughSpec = M == MemMode::Speculative && !IsLocal;
           // A Marked run stamps the granules of each lane it applies.
@@ -1687,7 +1694,7 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Wave operations (ISA.md §4.14).
+      // Wave operations (formats/isa.md §4.14).
       case uint16_t(Opcode::WaveShuffle):
       case uint16_t(Opcode::WaveShuffleUp):
       case uint16_t(Opcode::WaveShuffleDown):
@@ -1771,7 +1778,8 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Structured control flow (ISA.md §4.15 with D5, D6, D9 defaults).
+      // Structured control flow (formats/isa.md §4.15 with D5, D6, D9
+      // defaults).
       case uint16_t(Opcode::If): {
         if (Wv.Depth == MaxControlDepth)
           return fault(Wv, I, -1, "control stack overflow",
@@ -1864,7 +1872,7 @@ template <bool Tracing, MemMode M>
         break;
       }
 
-      // Synchronisation (ISA.md §4.17 with the D8 default for halt).
+      // Synchronisation (formats/isa.md §4.17 with the D8 default for halt).
       case uint16_t(Opcode::Halt): {
         if (I.Pred) {
           --Counts[I.Op]; // the lane-removing form is not counted.
@@ -1914,7 +1922,7 @@ template <bool Tracing, MemMode M>
           --Counts[I.Op];
         break;
 
-      // MMA (ISA.md §4.18): per-lane 4x4 f32 fragments, local memory.
+      // MMA (formats/isa.md §4.18): per-lane 4x4 f32 fragments, local memory.
       case uint16_t(Opcode::MmaLoadA):
       case uint16_t(Opcode::MmaLoadB): {
         unsigned Tab = I.Op == uint16_t(Opcode::MmaLoadA) ? 0 : 1;
@@ -2184,7 +2192,7 @@ void EmulatorImpl::absorb(const EmuStats &S, const uint64_t *Counts) {
 }
 
 std::array<uint32_t, 3> EmulatorImpl::groupId(uint64_t Linear) const {
-  // ISA.md §4.2: for z, for y, for x (x fastest).
+  // formats/isa.md §4.2: for z, for y, for x (x fastest).
   uint64_t X = Cfg.Grid[0], Y = Cfg.Grid[1];
   return {uint32_t(Linear % X), uint32_t(Linear / X % Y),
           uint32_t(Linear / X / Y)};
@@ -2394,7 +2402,7 @@ Error EmulatorImpl::run() {
   Threads = unsigned(std::min<uint64_t>(Threads, NumGroups));
   Error Result = Threads > 1 ? runParallel(NumGroups, Threads)
                              : runSequential(NumGroups);
-  // Fold per-opcode counts into the statistics classes (ISA.md §4.21).
+  // Fold per-opcode counts into the statistics classes (formats/isa.md §4.21).
   for (unsigned Op = 0; Op != NumOpcodes; ++Op) {
     uint64_t N = OpCount[Op];
     if (!N)
@@ -2445,7 +2453,8 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
   auto Impl = std::make_unique<EmulatorImpl>(File, Config);
   EmulatorImpl &E = *Impl;
   if (File.Kernels.empty()) {
-    // ISA.md §4.2: a file without kernel entries runs from code offset 0.
+    // A file without kernel entries runs from code offset 0
+    // (formats/isa.md §4.2).
     if (Config.KernelIndex != 0)
       return createStringError("kernel index %u out of range: the file has "
                                "no kernels",

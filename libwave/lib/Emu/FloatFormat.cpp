@@ -1,15 +1,16 @@
 //===- FloatFormat.cpp - f16/bf16 conversions and float printing ----------===//
 //
-// Implements the conversions of ISA.md §4.8/§4.11 with integer bit
+// Implements the conversions of formats/isa.md §4.8/§4.11 with integer bit
 // manipulation (no dependence on the host's _Float16 support) and the
-// float formatting algorithm of ISA.md §7.3 on top of C++17's shortest
-// std::to_chars.
+// float formatting algorithm of formats/isa.md §7.3 on top of C++17's shortest
+// std::to_chars, with exact ties resolved upward as the reference does.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/FloatFormat.h"
 
 #include <charconv>
 #include <cmath>
+#include <string_view>
 #include <type_traits>
 
 namespace wave::emu {
@@ -67,6 +68,59 @@ uint16_t f32BitsToF16(uint32_t X) {
   return uint16_t(Half);
 }
 
+/// Where the exact value of \p A lies exactly halfway between two strings of
+/// \p Digits' length (the digits of \p A in scientific form with decimal
+/// exponent \p Exp10), std::to_chars picks the even one; formats/isa.md
+/// §7.3 takes the one of larger magnitude. Rewrites \p Digits and \p Exp10
+/// to that one when it also reads back as \p A.
+template <typename T>
+static void roundTiesUp(T A, std::string &Digits, int &Exp10) {
+  // A binary float's decimal expansion is finite: at most 112 significant
+  // digits for a float and 767 for a double, so this precision prints it
+  // exactly.
+  constexpr int Precision = std::is_same_v<T, float> ? 120 : 780;
+  char Buf[Precision + 16];
+  auto R = std::to_chars(Buf, Buf + sizeof(Buf), A,
+                         std::chars_format::scientific, Precision);
+  std::string_view Text(Buf, size_t(R.ptr - Buf));
+  size_t EPos = Text.find('e');
+  int ExactExp10 = 0;
+  std::from_chars(Text.data() + EPos + 1 + (Text[EPos + 1] == '+'),
+                  Text.data() + Text.size(), ExactExp10);
+  std::string Exact;
+  for (char C : Text.substr(0, EPos))
+    if (C != '.')
+      Exact += C;
+  size_t N = Digits.size();
+  if (ExactExp10 != Exp10 || Exact.size() <= N || Exact[N] != '5' ||
+      Exact.find_first_not_of('0', N + 1) != std::string::npos)
+    return;
+  // A tie: the larger candidate is the first N exact digits plus one unit.
+  std::string Up = Exact.substr(0, N);
+  int UpExp10 = Exp10;
+  size_t I = N;
+  while (I > 0 && Up[I - 1] == '9')
+    Up[--I] = '0';
+  if (I == 0) {
+    Up.insert(Up.begin(), '1');
+    ++UpExp10;
+  } else {
+    ++Up[I - 1];
+  }
+  while (Up.size() > 1 && Up.back() == '0')
+    Up.pop_back();
+  if (Up == Digits)
+    return;
+  std::string Check =
+      Up.substr(0, 1) + "." + Up.substr(1) + "e" + std::to_string(UpExp10);
+  T Back{};
+  auto P = std::from_chars(Check.data(), Check.data() + Check.size(), Back);
+  if (P.ec == std::errc() && Back == A) {
+    Digits = std::move(Up);
+    Exp10 = UpExp10;
+  }
+}
+
 /// The §7.3 format for float or double: the same rules, with each type's
 /// own shortest round-trip digits.
 template <typename T> static std::string formatFloat(T F) {
@@ -92,7 +146,8 @@ template <typename T> static std::string formatFloat(T F) {
   for (char C : Mant)
     if (C != '.')
       Digits += C;
-  // ISA.md §7.3 writes |x| = 0.d1...dn × 10^E, so E = Exp10 + 1.
+  roundTiesUp(A, Digits, Exp10);
+  // formats/isa.md §7.3 writes |x| = 0.d1...dn × 10^E, so E = Exp10 + 1.
   int E = Exp10 + 1;
   int N = int(Digits.size());
   bool Sci;

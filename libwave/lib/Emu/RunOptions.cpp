@@ -1,7 +1,8 @@
 //===- RunOptions.cpp - wave-run's command-line values and driver ---------===//
 //
-// Value parsing for the reference emulator's flags (ISA.md §7.1, D42), the
-// fixed order of operations of ISA.md §7.2 and the dump formats of §7.3.
+// Value parsing for the reference emulator's flags (formats/isa.md §7.1, D42),
+// the fixed order of operations of formats/isa.md §7.2 and the dump formats of
+// §7.3.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/RunOptions.h"
@@ -691,7 +692,8 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
   if (Opts.DumpMemory && Opts.DumpMemory->second <= Opts.DumpMemory->first)
     return bad("invalid --dump-memory range: END must be greater than START");
 
-  // ISA.md §7.2 step 3: all fill-zero, then all fill-iota, then all args.
+  // formats/isa.md §7.2 step 3: all fill-zero, then all fill-iota, then all
+  // args.
   uint64_t Size = E.deviceMemory().size();
   for (const FillSpec &S : Opts.FillZero) {
     if (Error Er = checkRange(S.Offset, S.Count, 4, Size))

@@ -1,10 +1,10 @@
 //===- Speculation.h - Speculative device memory of one workgroup -*- C++ -*-=//
 //
-// Private to the emulator (Emulator.cpp). ISA.md §4.2 runs the workgroups of
-// a grid one after another, each seeing every store and atomic of the ones
-// before it. With --jobs N the emulator runs N workgroups at a time and
-// still gives exactly that result (DESIGN.md "Reference emulator",
-// wave-run(1) "PARALLEL EXECUTION"):
+// Private to the emulator (Emulator.cpp). formats/isa.md §4.2 runs the
+// workgroups of a grid one after another, each seeing every store and atomic of
+// the ones before it. With --jobs N the emulator runs N workgroups at a time
+// and still gives exactly that result (libwave/README.md "The reference
+// emulator", wave-run(1) "PARALLEL EXECUTION"):
 //
 // * The oldest workgroup not yet committed runs directly on device memory,
 //   as a single-threaded run does, stamping every 256-byte granule it writes
@@ -48,10 +48,10 @@ namespace wave::emu {
 inline constexpr unsigned GranuleLog = 8;
 inline constexpr uint32_t GranuleSize = 1u << GranuleLog;
 
-/// The device atomic operations, in Opcodes.def order (ISA.md §4.13).
+/// The device atomic operations, in Opcodes.def order (formats/isa.md §4.13).
 enum class AtomicKind : uint8_t { Add, Sub, Min, Max, And, Or, Xor, Xchg, Cas };
 
-/// The new value of a 32-bit atomic read-modify-write (ISA.md §4.13; D3
+/// The new value of a 32-bit atomic read-modify-write (formats/isa.md §4.13; D3
 /// default: a real compare-and-swap).
 inline uint32_t atomicResult(AtomicKind K, uint32_t Old, uint32_t V,
                              uint32_t Cmp) {

@@ -1,7 +1,7 @@
 //===- Diagnostics.cpp - Collecting located frontend errors ---------------===//
 #include "wave/HIR/Diagnostics.h"
 
-#include "wave/IR/MIRDiagnostic.h"
+#include "wave/Support/SourceDiagnostic.h"
 
 using namespace wave::hir;
 
@@ -25,13 +25,13 @@ void DiagnosticEngine::note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
 llvm::Error DiagnosticEngine::takeError() {
   llvm::Error All = llvm::Error::success();
   for (Entry &E : Entries)
-    All = llvm::joinErrors(std::move(All),
-                           llvm::make_error<mir::MIRDiagError>(
-                               E.Loc, std::move(E.Msg), E.Kind));
+    All = llvm::joinErrors(
+        std::move(All),
+        llvm::make_error<SourceDiagError>(E.Loc, std::move(E.Msg), E.Kind));
   if (NumErrors > MaxErrors)
     All = llvm::joinErrors(
         std::move(All),
-        llvm::make_error<mir::MIRDiagError>(
+        llvm::make_error<SourceDiagError>(
             llvm::SMLoc(), "too many errors (" + std::to_string(NumErrors) +
                                "); only the first " +
                                std::to_string(MaxErrors) + " are shown"));

@@ -489,7 +489,7 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
-// Conversions (ISA.md §2.9: cvt pairs go through f32)
+// Conversions (formats/isa.md §2.9: cvt pairs go through f32)
 //===----------------------------------------------------------------------===//
 
 Value *FunctionLowering::convert(Value *V, Scalar From, Scalar To) {
@@ -614,8 +614,8 @@ Value *FunctionLowering::emitBinary(BinaryOp Op, Scalar S, Value *L,
     }
     return emit(O, Ty, {L, R});
   }
-  // Floats. f16 has add, sub, mul and fma natively (ISA.md §2.5); the rest
-  // is done in f32 and rounded back.
+  // Floats. f16 has add, sub, mul and fma natively (formats/isa.md §2.5); the
+  // rest is done in f32 and rounded back.
   bool Native = Op == BinaryOp::Add || Op == BinaryOp::Sub ||
                 Op == BinaryOp::Mul || S != Scalar::F16;
   if (!Native) {

@@ -506,7 +506,8 @@ Type Sema::checkBinary(BinaryExpr &B) {
     if (IsBool && B.Op != BinaryOp::Eq && B.Op != BinaryOp::Ne)
       return Bad("bools are only compared with == and !=");
     if (T.isScalar(Scalar::F64))
-      return Bad("WAVE has no f64 comparison (ISA.md §2.8); convert to f32");
+      return Bad(
+          "WAVE has no f64 comparison (formats/isa.md §2.8); convert to f32");
     // Two literals compare as i32 or f32 in every dialect.
     if (T.isLiteral())
       T = Type::scalar(T.K == Type::IntLiteral ? Scalar::I32 : Scalar::F32);
@@ -553,7 +554,8 @@ Type Sema::checkCompareChain(CompareChainExpr &C) {
       T = Type::invalid();
     }
     if (T.isScalar(Scalar::F64)) {
-      Diags.error(C.OpLocs[I], "WAVE has no f64 comparison (ISA.md §2.8)");
+      Diags.error(C.OpLocs[I],
+                  "WAVE has no f64 comparison (formats/isa.md §2.8)");
       T = Type::invalid();
     }
     Ok &= !T.isInvalid();
@@ -1090,7 +1092,7 @@ bool Sema::run() {
                                quoted(P.Ty) +
                                "; kernel parameters are buffers or i32, u32, "
                                "f32 scalars (one 32-bit register each, "
-                               "DESIGN.md kernel ABI)");
+                               "formats/kernel-abi.md)");
       if (Index == MaxKernelParams + 1)
         Diags.error(P.Loc, "kernel '" + F->Name + "' has more than " +
                                std::to_string(MaxKernelParams) +

@@ -1,7 +1,7 @@
 //===- SemaGPU.cpp - Whole-module GPU rules -------------------------------===//
 //
-// Rules that need the whole, typed module (seed 003, "GPU semantic
-// validation"; formats/kernel-languages.md, "GPU rules"):
+// Rules that need the whole, typed module (formats/kernel-languages.md,
+// "GPU rules"):
 //   - no recursion: WAVE's call stack holds 8 frames and wave-ra inlines
 //     every call, so a cycle in the call graph is an error at the call that
 //     closes it;

@@ -164,7 +164,7 @@ private:
 
 /// Bytes of workgroup memory one kernel's shared arrays may take.
 inline constexpr uint32_t MaxSharedBytes = 65536;
-/// Kernel parameters: one register each, r0..r31 (DESIGN.md kernel ABI).
+/// Kernel parameters: one register each, r0..r31 (formats/kernel-abi.md).
 inline constexpr unsigned MaxKernelParams = 32;
 
 /// Calls \p Fn on every expression of \p E, children first.

@@ -108,9 +108,10 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
   auto NoF64 = [&](const Type &T) {
     if (!T.isScalar(Scalar::F64))
       return true;
-    Diags.error(C.loc(), "'" + Name + "' is not supported on f64 (WAVE's "
-                                      "f64 operations are add, sub, mul, "
-                                      "fma, div and sqrt: ISA.md §2.6)");
+    Diags.error(C.loc(), "'" + Name +
+                             "' is not supported on f64 (WAVE's "
+                             "f64 operations are add, sub, mul, "
+                             "fma, div and sqrt: formats/isa.md §2.6)");
     return false;
   };
   // A buffer or shared-array argument of integer elements that the kernel
@@ -125,10 +126,11 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
       return std::nullopt;
     }
     if (!isIntegerScalar(T.Elem)) {
-      Diags.error(C.Args[0]->loc(),
-                  "'" + Name + "' needs i32 or u32 elements, not " +
-                      typeName(T) + " (WAVE atomics are 32-bit integer: "
-                                    "ISA.md §2.11)");
+      Diags.error(C.Args[0]->loc(), "'" + Name +
+                                        "' needs i32 or u32 elements, not " +
+                                        typeName(T) +
+                                        " (WAVE atomics are 32-bit integer: "
+                                        "formats/isa.md §2.11)");
       return std::nullopt;
     }
     if (T.ReadOnly) {
@@ -138,10 +140,11 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
     }
     if ((Id == IntrinsicId::AtomicMin || Id == IntrinsicId::AtomicMax) &&
         T.Elem == Scalar::I32) {
-      Diags.error(C.loc(), "'" + Name + "' on i32 is not supported: WAVE's "
-                                        "atomic min and max compare "
-                                        "unsigned (ISA.md §2.11); use a u32 "
-                                        "buffer or atomic_cas");
+      Diags.error(C.loc(), "'" + Name +
+                               "' on i32 is not supported: WAVE's "
+                               "atomic min and max compare "
+                               "unsigned (formats/isa.md §2.11); use a u32 "
+                               "buffer or atomic_cas");
       return std::nullopt;
     }
     Type Idx = C.Args[1]->Ty;
@@ -199,7 +202,7 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
       Diags.error(C.Args[0]->loc(),
                   "'" + Name + "' takes an i32 or u32, not " + typeName(T) +
                       " (WAVE's wave reductions and scans are integer: "
-                      "ISA.md §2.12)");
+                      "formats/isa.md §2.12)");
       return Type::invalid();
     }
     coerce(C.Args[0], T.Elem, Arg(0));
@@ -215,7 +218,8 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
       Diags.error(C.Args[0]->loc(), "'" + Name +
                                         "' moves i32, u32 or f32 values, "
                                         "not " +
-                                        typeName(T) + " (ISA.md §2.12)");
+                                        typeName(T) +
+                                        " (formats/isa.md §2.12)");
       return Type::invalid();
     }
     coerce(C.Args[0], T.Elem, Arg(0));

@@ -95,7 +95,7 @@ std::optional<unsigned> parseSpecialReg(StringRef S) {
 
 bool isValidCvt(Type From, Type To) {
   auto Is = [&](Type F, Type T) { return From == F && To == T; };
-  // ISA.md §2.9, destination type second here.
+  // formats/isa.md §2.9, destination type second here.
   return Is(Type::I32, Type::F32) || Is(Type::U32, Type::F32) ||
          Is(Type::F32, Type::I32) || Is(Type::F32, Type::U32) ||
          Is(Type::F16, Type::F32) || Is(Type::F32, Type::F16) ||

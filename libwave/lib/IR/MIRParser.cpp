@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/IR/MIRParser.h"
-#include "wave/IR/MIRDiagnostic.h"
+#include "wave/Support/SourceDiagnostic.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
@@ -20,31 +20,6 @@
 using namespace llvm;
 
 namespace wave::mir {
-
-char MIRDiagError::ID = 0;
-
-unsigned printMIRDiagnostics(Error E, const SourceMgr &SM, StringRef ToolName,
-                             raw_ostream &OS, StringRef Prefix) {
-  unsigned Errors = 0;
-  handleAllErrors(
-      std::move(E),
-      [&](const MIRDiagError &D) {
-        if (D.diagKind() == SourceMgr::DK_Error)
-          ++Errors;
-        std::string Msg = (Prefix + D.text()).str();
-        if (D.loc().isValid())
-          SM.PrintMessage(OS, D.loc(), D.diagKind(), Msg);
-        else
-          OS << ToolName << ": "
-             << (D.diagKind() == SourceMgr::DK_Note ? "note: " : "error: ")
-             << Msg << "\n";
-      },
-      [&](const ErrorInfoBase &EI) {
-        ++Errors;
-        OS << ToolName << ": error: " << Prefix << EI.message() << "\n";
-      });
-  return Errors;
-}
 
 namespace {
 
@@ -241,14 +216,14 @@ private:
   // Diagnostics. Each returns false so callers can `return error(...)`.
   bool error(SMLoc L, const Twine &Msg) {
     if (Diags.size() < MaxErrors)
-      Diags.push_back(std::make_unique<MIRDiagError>(L, Msg.str()));
+      Diags.push_back(std::make_unique<SourceDiagError>(L, Msg.str()));
     ++NumErrors;
     return false;
   }
   void note(SMLoc L, const Twine &Msg) {
     if (Diags.size() < MaxErrors)
       Diags.push_back(
-          std::make_unique<MIRDiagError>(L, Msg.str(), SourceMgr::DK_Note));
+          std::make_unique<SourceDiagError>(L, Msg.str(), SourceMgr::DK_Note));
   }
   bool expected(StringRef What) {
     return error(T.loc(), "expected " + What + ", found " + describe(T));
@@ -301,7 +276,7 @@ private:
   SourceMgr &SM;
   Lexer Lex;
   Token T;
-  std::vector<std::unique_ptr<MIRDiagError>> Diags;
+  std::vector<std::unique_ptr<SourceDiagError>> Diags;
   unsigned NumErrors = 0;
   static constexpr unsigned MaxErrors = 20;
 
@@ -1172,7 +1147,7 @@ Expected<std::unique_ptr<Module>> Parser::run() {
   if (NumErrors) {
     // Report in source order (undefined names are found at the end of a
     // function); a note stays right after the error it explains.
-    std::vector<std::vector<std::unique_ptr<MIRDiagError>>> Groups;
+    std::vector<std::vector<std::unique_ptr<SourceDiagError>>> Groups;
     for (auto &D : Diags) {
       if (D->diagKind() != SourceMgr::DK_Note || Groups.empty())
         Groups.emplace_back();

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/IR/Verifier.h"
-#include "wave/Analysis/Dominators.h"
-#include "wave/IR/MIRDiagnostic.h"
+#include "wave/IR/Dominators.h"
 #include "wave/IR/MIRPrinter.h"
+#include "wave/Support/SourceDiagnostic.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -74,7 +74,7 @@ void FunctionVerifier::fail(const BasicBlock *BB, const Instruction *I,
     Loc = BB->loc();
   }
   Errs = joinErrors(std::move(Errs),
-                    make_error<MIRDiagError>(Loc, Where + ": " + Msg.str()));
+                    make_error<SourceDiagError>(Loc, Where + ": " + Msg.str()));
 }
 
 void FunctionVerifier::checkSignature() {
@@ -424,7 +424,7 @@ void FunctionVerifier::checkOperands(const Instruction &I,
 Error FunctionVerifier::run() {
   checkSignature();
   if (F.isDeclaration()) {
-    // Defined in another object (formats/mir.md "Declarations").
+    // Defined in another object (formats/mir.md "Linkage").
     if (F.numBlocks() != 0)
       fail(nullptr, nullptr, "a declaration has no body");
     return std::move(Errs);

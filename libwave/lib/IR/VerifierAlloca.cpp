@@ -9,9 +9,9 @@
 // address-taken analysis.
 //
 //===----------------------------------------------------------------------===//
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRPrinter.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -64,8 +64,9 @@ Error verifyPrivateSlots(const Function &F) {
       Where += ", instruction '" + Text + "'";
       Loc = I->loc();
     }
-    Errs = joinErrors(std::move(Errs),
-                      make_error<MIRDiagError>(Loc, Where + ": " + Msg.str()));
+    Errs =
+        joinErrors(std::move(Errs),
+                   make_error<SourceDiagError>(Loc, Where + ": " + Msg.str()));
   };
 
   if (F.returnType() == Type::PtrPrivate)

@@ -1,7 +1,7 @@
 //===- ISA.cpp - WAVE instruction tables, encoder and decoder -------------===//
 //
 // Expands Opcodes.def, Forms.def and SpecialRegs.def into lookup tables and
-// implements the bit-exact encoding of ISA.md §1.
+// implements the bit-exact encoding of formats/isa.md §1.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/ISA/ISA.h"

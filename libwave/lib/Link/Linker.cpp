@@ -24,9 +24,9 @@ using namespace llvm;
 
 namespace wave {
 
-/// Highest register index an instruction may name (ISA.md §6.5).
+/// Highest register index an instruction may name (formats/wave-asm.md §5).
 static constexpr unsigned MaxRegister = 254;
-/// WAVE's call stack holds 8 return addresses (ISA.md §4.16).
+/// WAVE's call stack holds 8 return addresses (formats/isa.md §4.16).
 static constexpr unsigned MaxCallDepth = 8;
 
 static Error linkError(const Twine &Msg) {
@@ -311,9 +311,9 @@ Expected<unsigned> Linker::place(unsigned U, uint32_t Base,
   const unsigned Below =
       Found == CopyOf.end() ? 0 : Copies[Found->second].Height;
   if (Depth + Below > MaxCallDepth)
-    return linkError("call chain " + Chain() + " nests more than " +
-                     Twine(MaxCallDepth) +
-                     " calls, the depth of WAVE's call stack (ISA.md §4.16)");
+    return linkError(
+        "call chain " + Chain() + " nests more than " + Twine(MaxCallDepth) +
+        " calls, the depth of WAVE's call stack (formats/isa.md §4.16)");
   if (Found != CopyOf.end())
     return Found->second;
   const WbinSymbol &S = *Units[U].Sym;
@@ -509,6 +509,13 @@ Expected<WbinFile> Linker::run() {
 Expected<WbinFile> link(ArrayRef<LinkInput> Inputs, const LinkOptions &Opts) {
   Linker L(Inputs, Opts);
   return L.run();
+}
+
+Expected<WbinFile> linkExecutable(WbinFile Object, StringRef Name) {
+  std::vector<LinkInput> In(1);
+  In[0].Name = Name.str();
+  In[0].File = std::move(Object);
+  return link(In);
 }
 
 } // namespace wave

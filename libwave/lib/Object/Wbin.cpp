@@ -1,7 +1,8 @@
 //===- Wbin.cpp - The .wbin container: reader and writer ------------------===//
 //
-// Byte-exact writer (ISA.md §5.6) and a reader that validates every offset
-// and size before using it (ISA.md §5.7, D22).
+// Byte-exact writer (formats/wbin.md "Writer algorithm") and a reader that
+// validates every offset and size before using it (formats/wbin.md "What the
+// reference readers check", D22).
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Object/Wbin.h"
@@ -681,7 +682,8 @@ Expected<WbinFile> readWbin(ArrayRef<uint8_t> Bytes) {
                           " bytes)");
   F.Code.assign(Bytes.begin() + H.CodeOffset,
                 Bytes.begin() + H.CodeOffset + H.CodeSize);
-  // ISA.md §5.7: metadata_size < 4 means no kernels.
+  // formats/wbin.md "What the reference readers check": metadata_size < 4 means
+  // no kernels.
   const uint64_t Count =
       H.MetadataSize < 4 ? 0 : U32(H.MetadataOffset);
   if (H.MetadataSize >= 4 && H.MetadataOffset < WbinHeaderSize)

@@ -1,6 +1,7 @@
 //===- Input.cpp - Reading a program given as assembly or .wbin -----------===//
 #include "wave/Tool/Input.h"
 
+#include "wave/Link/Linker.h"
 #include "wave/Tool/Tool.h"
 
 #include "llvm/Support/SourceMgr.h"
@@ -38,7 +39,25 @@ std::optional<WbinFile> loadProgram(StringRef ToolName,
     consumeError(File.takeError());
     return std::nullopt;
   }
-  return std::move(*File);
+  if (Opts.Relocatable)
+    return std::move(*File);
+  Expected<WbinFile> Linked =
+      linkExecutable(std::move(*File), displayName(Input));
+  if (!Linked) {
+    printError(ToolName,
+               displayName(Input) + ": " + toString(Linked.takeError()));
+    return std::nullopt;
+  }
+  return std::move(*Linked);
+}
+
+Expected<WbinFile> assembleExecutable(StringRef Source, StringRef BufferName,
+                                      std::string *Diags,
+                                      const AsmOptions &Opts) {
+  Expected<WbinFile> Object = assembleString(Source, BufferName, Diags, Opts);
+  if (!Object)
+    return Object.takeError();
+  return linkExecutable(std::move(*Object), BufferName);
 }
 
 } // namespace wave::tool

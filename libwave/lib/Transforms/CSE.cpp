@@ -1,12 +1,11 @@
 //===- CSE.cpp - Common subexpression elimination -------------------------===//
 //
 // Replaces an instruction by an earlier identical one that dominates it
-// (seed 003: local CSE within a block and global CSE across dominating
-// blocks). The dominator tree is walked in preorder with a scoped table of
-// available expressions, so an expression is reused exactly where its first
-// occurrence dominates (the classic dominator-scoped value numbering of
-// Briggs, Cooper, Simpson, "Value Numbering", SPE 1997, without the
-// hashing of phis).
+// (local CSE within a block and global CSE across dominating blocks). The
+// dominator tree is walked in preorder with a scoped table of available
+// expressions, so an expression is reused exactly where its first occurrence
+// dominates (the classic dominator-scoped value numbering of Briggs, Cooper,
+// Simpson, "Value Numbering", SPE 1997, without the hashing of phis).
 //
 // Two instructions are identical when opcode, result and auxiliary types,
 // immediates (predicate, special register) and operands agree; the first
@@ -15,7 +14,7 @@
 // stores, atomics, calls, barriers, fences and MMA are never merged.
 // Convergent wave operations are merged only within one block: a dominating
 // block may run with more active lanes, and a shuffle or a reduction there
-// can see different values (ISA.md §4.14).
+// can see different values (formats/isa.md §4.14).
 //
 //   before                               after
 //   ^entry:                              ^entry:
@@ -26,7 +25,7 @@
 //     store i32 %b, ptr<device> %p         ...
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Analysis/Dominators.h"
+#include "wave/IR/Dominators.h"
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/Hashing.h"

@@ -1,7 +1,7 @@
 //===- DCE.cpp - Dead code elimination ------------------------------------===//
 //
 // Removes every instruction whose result is not needed by an instruction
-// with effects. Mark-and-sweep, as seed 003 describes: terminators and
+// with effects. Mark-and-sweep: terminators and
 // instructions with side effects (stores, atomics, barriers, fences, calls,
 // MMA) are live; anything a live instruction uses is live; the rest is
 // deleted. Because liveness starts from effects rather than from "has no

@@ -1,7 +1,7 @@
 //===- Inline.cpp - Inline device-function calls --------------------------===//
 //
-// Replaces `call @f(...)` by a copy of @f's body (seed 003: "aggressive
-// inlining of device functions" at -O3). A callee is inlined when
+// Replaces `call @f(...)` by a copy of @f's body (aggressive
+// inlining of device functions, at -O3). A callee is inlined when
 //  * it is a device function (`func`) of the module,
 //  * it is not recursive: it is on no cycle of the call graph (a function
 //    that can reach itself through calls; found by a reachability walk

@@ -1,7 +1,7 @@
 //===- LICM.cpp - Loop-invariant code motion ------------------------------===//
 //
 // Hoists instructions whose operands are all defined outside a loop into the
-// loop's preheader, innermost loops first (seed 003; Aho, Sethi, Ullman,
+// loop's preheader, innermost loops first (Aho, Sethi, Ullman,
 // "Compilers", §10.7). Natural loops come from LoopInfo.h. A loop without a
 // preheader gets one: a new block that takes over the header's entries from
 // outside the loop (merging them with phis when there are several).
@@ -10,8 +10,8 @@
 // run, so only operations that cannot fail or observe anything move: no
 // memory access (a load may fault or see a store of the loop), no side
 // effect, and no convergent operation (inside the loop fewer lanes may be
-// active than in the preheader, ISA.md §4.14). clamp and fclamp stay too:
-// reversed bounds abort the reference emulator (ISA.md D11).
+// active than in the preheader, formats/isa.md §4.14). clamp and fclamp stay
+// too: reversed bounds abort the reference emulator (formats/isa.md D11).
 //
 //   before                               after
 //   ^entry:                              ^entry:

@@ -37,7 +37,7 @@
 //     ret u32 %v
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Analysis/Dominators.h"
+#include "wave/IR/Dominators.h"
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"

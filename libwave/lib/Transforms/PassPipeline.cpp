@@ -1,13 +1,14 @@
 //===- PassPipeline.cpp - Pass registry, pipelines, pass manager ----------===//
 //
 // The registry expands Passes.def; optLevelPasses is the one place where the
-// -O levels are written out (STYLE.md §10, QBE main.c's func()); runPipeline
-// is the pass manager with wave-opt's --print-*/--verify-each hooks.
+// -O levels are written out (docs/conventions.md §10, QBE main.c's func());
+// runPipeline is the pass manager with wave-opt's --print-*/--verify-each
+// hooks.
 //
 //===----------------------------------------------------------------------===//
-#include "wave/IR/MIRDiagnostic.h"
 #include "wave/IR/MIRPrinter.h"
 #include "wave/IR/Verifier.h"
+#include "wave/Support/SourceDiagnostic.h"
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -76,17 +77,17 @@ Expected<Pipeline> parsePipeline(StringRef Spec) {
 }
 
 std::vector<StringRef> optLevelPasses(unsigned Level) {
-  // Seed 003, "Optimization". simplifycfg runs first to drop unreachable
-  // blocks and fold constant branches before the other passes, and last to
-  // clean up the blocks they emptied; mem2reg turns the front end's private
-  // variables into SSA values before anything else looks at them; sccp
-  // runs before the rest so that they see its constants (strength-reduce
-  // needs constant divisors); licm hoists before cse so that hoisted copies
-  // meet the preheader's code; dce removes what the others left unused.
-  // -O3 inlines first (so that mem2reg also promotes the inlined callees'
-  // slots and sccp sees constant arguments), unrolls after licm (loops then
-  // have preheaders and a smaller body), and runs sccp and simplifycfg
-  // again to fold the unrolled induction variables and merge the copies.
+  // formats/mir.md "Passes and levels". simplifycfg runs first to drop
+  // unreachable blocks and fold constant branches before the other passes, and
+  // last to clean up the blocks they emptied; mem2reg turns the front end's
+  // private variables into SSA values before anything else looks at them; sccp
+  // runs before the rest so that they see its constants (strength-reduce needs
+  // constant divisors); licm hoists before cse so that hoisted copies meet the
+  // preheader's code; dce removes what the others left unused. -O3 inlines
+  // first (so that mem2reg also promotes the inlined callees' slots and sccp
+  // sees constant arguments), unrolls after licm (loops then have preheaders
+  // and a smaller body), and runs sccp and simplifycfg again to fold the
+  // unrolled induction variables and merge the copies.
   std::vector<StringRef> P;
   if (Level == 1)
     P = {"simplifycfg", "cse", "dce", "simplifycfg"};
@@ -121,15 +122,15 @@ Error runPipeline(Module &M, const Pipeline &P, const PipelineOptions &Opts,
         Error Out = Error::success();
         handleAllErrors(
             std::move(E),
-            [&](const MIRDiagError &D) {
+            [&](const SourceDiagError &D) {
               Out = joinErrors(std::move(Out),
-                               make_error<MIRDiagError>(
+                               make_error<SourceDiagError>(
                                    D.loc(), Prefix + D.text(), D.diagKind()));
             },
             [&](const ErrorInfoBase &EI) {
               Out = joinErrors(
                   std::move(Out),
-                  make_error<MIRDiagError>(SMLoc(), Prefix + EI.message()));
+                  make_error<SourceDiagError>(SMLoc(), Prefix + EI.message()));
             });
         return Out;
       }

@@ -10,14 +10,14 @@
 // dropped edge's phi entries go); the blocks that became unreachable are
 // left for simplifycfg.
 //
-// Folding follows WAVE's semantics exactly (ISA.md §4.5, §4.6, §4.10):
+// Folding follows WAVE's semantics exactly (formats/isa.md §4.5, §4.6, §4.10):
 // wrapping arithmetic, division and remainder by zero give 0, INT_MIN / -1
 // is INT_MIN, shift amounts are taken modulo 32, bitfind(0) is 0xFFFFFFFF.
-// clamp with lo > hi aborts the reference emulator (ISA.md D11) and is not
-// folded. Floating-point operations are not folded (NaN results are
-// target-specific, ISA.md §4.7). `sreg workgroup_size_*` folds to the
-// kernel's workgroup_size attribute, which the kernel metadata carries and
-// the dispatch uses (ISA.md §4.2).
+// clamp with lo > hi aborts the reference emulator (formats/isa.md D11) and is
+// not folded. Floating-point operations are not folded (NaN results are
+// target-specific, formats/isa.md §4.7). `sreg workgroup_size_*` folds to the
+// kernel's workgroup_size attribute, which the kernel metadata carries and the
+// dispatch uses (formats/isa.md §4.2).
 //
 //   before                               after
 //   ^entry:                              ^entry:
@@ -30,7 +30,7 @@
 //     store u32 %r, ptr<device> %p
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Analysis/CFG.h"
+#include "wave/IR/CFG.h"
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"

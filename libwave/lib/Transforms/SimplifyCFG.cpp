@@ -1,6 +1,6 @@
 //===- SimplifyCFG.cpp - Control-flow graph simplification ----------------===//
 //
-// Seed 003's "CFG Simplification", repeated until nothing changes:
+// CFG simplification, repeated until nothing changes:
 //  1. fold `condbr` on a constant, or with both targets equal, into `br`
 //     (the dropped edge's phi entries go too);
 //  2. delete blocks unreachable from the entry;
@@ -24,7 +24,7 @@
 //     ret
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Analysis/CFG.h"
+#include "wave/IR/CFG.h"
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"

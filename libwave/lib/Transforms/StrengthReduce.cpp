@@ -1,6 +1,6 @@
 //===- StrengthReduce.cpp - Cheaper integer arithmetic --------------------===//
 //
-// Seed 003's strength reduction: multiplication by a power of two becomes a
+// Strength reduction: multiplication by a power of two becomes a
 // left shift, unsigned division and remainder by a power of two a logical
 // shift and a mask, signed division and remainder by a power of two (either
 // sign) a shift sequence that rounds toward zero (Warren, "Hacker's
@@ -14,11 +14,11 @@
 // compare. Multiplying by 0 or 1 and dividing by 1 fold away. Only the
 // i32/u32 operations of MIROps.def are touched; WAVE's `idiv` and `imod`
 // are long sequences on every target, and there is no unsigned hardware
-// division at all (ISA.md §2.3), so even the remainder's extra multiply and
-// subtract are far cheaper.
+// division at all (formats/isa.md §2.3), so even the remainder's extra multiply
+// and subtract are far cheaper.
 //
 // Signed multiply-high. MIR has `mulhi i32`, but WAVE has only the
-// unsigned high product (`imul_hi`, ISA.md §4.5, D34), so a signed one
+// unsigned high product (`imul_hi`, formats/isa.md §4.5, D34), so a signed one
 // would have to be expanded again by the backend. The signed sequences here
 // therefore use `mulhi u32` (through bitcasts) with the sign corrections of
 // Hacker's Delight §8-3 folded into the division's own corrections: one
@@ -221,7 +221,7 @@ private:
     // Granlund and Montgomery 1994 §5 / Hacker's Delight §10-3 and §10-5:
     //   q = mulhs(x, M) [+ x if d > 0 and M < 0] [- x if d < 0 and M > 0]
     //   q = (q >>a s) + (q >>l 31)
-    // WAVE has only the unsigned high product (imul_hi, ISA.md §4.5 and
+    // WAVE has only the unsigned high product (imul_hi, formats/isa.md §4.5 and
     // D34), so mulhs is written with it (Hacker's Delight §8-3):
     //   mulhs(x, M) = mulhu(x, M) - (x < 0 ? M : 0) - (M < 0 ? x : 0).
     // The "M < 0" term cancels the "+ x" correction for d > 0 and adds to

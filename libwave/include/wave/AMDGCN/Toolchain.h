@@ -2,8 +2,8 @@
 //
 // Turns AMDGCN assembly text into an HSA code object (`.hsaco`) by running
 // `clang -x assembler --target=amdgcn-amd-amdhsa -mcpu=CPU -c` and
-// `ld.lld -shared` in a private temporary directory (DESIGN.md "AMDGCN
-// stage"; AMDGPUUsage "Code Object").
+// `ld.lld -shared` in a private temporary directory (libwave/README.md "The
+// AMDGCN stage"; AMDGPUUsage "Code Object").
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_AMDGCN_TOOLCHAIN_H

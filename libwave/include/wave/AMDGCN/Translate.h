@@ -1,10 +1,10 @@
 //===- Translate.h - WAVE to AMDGCN assembly ---------------------*- C++ -*-===//
 //
-// The AMDGCN stage's translator (DESIGN.md "AMDGCN stage", seed 004): every
-// kernel of an executable `.wbin` becomes an AMDGCN kernel with an
-// `.amdhsa_kernel` descriptor and code-object-v5 `.amdgpu_metadata`, in one
-// assembly text that `clang -x assembler --target=amdgcn-amd-amdhsa` accepts.
-// The ABI is formats/amdgcn-abi.md.
+// The AMDGCN stage's translator (libwave/README.md "The AMDGCN stage";
+// WaveASM's design): every kernel of an executable `.wbin` becomes an AMDGCN
+// kernel with an `.amdhsa_kernel` descriptor and code-object-v5
+// `.amdgpu_metadata`, in one assembly text that `clang -x assembler
+// --target=amdgcn-amd-amdhsa` accepts. The ABI is formats/amdgcn-abi.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_AMDGCN_TRANSLATE_H

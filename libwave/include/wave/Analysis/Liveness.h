@@ -13,7 +13,7 @@
 #ifndef WAVE_ANALYSIS_LIVENESS_H
 #define WAVE_ANALYSIS_LIVENESS_H
 
-#include "wave/Analysis/CFG.h"
+#include "wave/IR/CFG.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"

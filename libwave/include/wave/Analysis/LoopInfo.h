@@ -12,7 +12,7 @@
 #ifndef WAVE_ANALYSIS_LOOPINFO_H
 #define WAVE_ANALYSIS_LOOPINFO_H
 
-#include "wave/Analysis/Dominators.h"
+#include "wave/IR/Dominators.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -3,7 +3,8 @@
 // Which SSA values may differ between the lanes of one wave (divergent) and
 // which are the same in every active lane (uniform), and which branches may
 // split a wave. Uniform values can live in scalar registers on AMDGCN
-// (DESIGN.md, "AMDGCN stage") and uniform branches need no EXEC masking.
+// (libwave/README.md "The AMDGCN stage") and uniform branches need no EXEC
+// masking.
 //
 // A conservative version of the divergence analysis of Karrenberg and Hack,
 // "Whole-Function Vectorization" (CGO 2011), as refined by Rosemann, Moll
@@ -13,7 +14,7 @@
 //    private slots (each lane has its own, formats/mir.md), the lane-
 //    dependent wave operations (shuffles, prefix sum), call results and the
 //    parameters of device functions (there is no interprocedural analysis);
-//    kernel parameters are uniform (DESIGN.md "Kernel ABI": every lane gets
+//    kernel parameters are uniform (formats/kernel-abi.md: every lane gets
 //    the same register value);
 //  * data dependence: an instruction with a divergent operand is divergent,
 //    except wave_broadcast, wave_ballot, wave_any, wave_all and the
@@ -31,8 +32,8 @@
 #ifndef WAVE_ANALYSIS_UNIFORMITY_H
 #define WAVE_ANALYSIS_UNIFORMITY_H
 
-#include "wave/Analysis/Dominators.h"
 #include "wave/Analysis/LoopInfo.h"
+#include "wave/IR/Dominators.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 

@@ -1,8 +1,8 @@
 //===- AsmParser.h - WAVE assembly to .wbin ---------------------*- C++ -*-===//
 //
-// The assembler: parses WAVE assembly (ISA.md §6, formats/wave-asm.md) and
+// The assembler: parses WAVE assembly (formats/wave-asm.md) and
 // produces the in-memory `.wbin` (wave/Object/Wbin.h), with this project's
-// default behaviours for the reference's defects (ISA.md §8 "default"
+// default behaviours for the reference's defects (formats/isa.md §8 "default"
 // column: D2, D3, D7, D9, D12, D13, D14, D17, D20, D21, D23, D30).
 //
 //===----------------------------------------------------------------------===//
@@ -29,11 +29,10 @@ enum class WarningMode {
 /// Options of assemble().
 struct AsmOptions {
   WarningMode Warnings = WarningMode::All;
-  /// Produce a relocatable object (`wave-as -c`, formats/wbin.md): symbols,
-  /// relocations and `.extern`s are kept for wave-link. Otherwise the
-  /// object is linked on its own into an executable (wave/Link/Linker.h),
-  /// which for a source with kernels only is exactly the reference
-  /// assembler's output plus any `.param`/`.loc` extension sections.
+  /// The object is for wave-link (`wave-as -c`): kernel and label names
+  /// become symbols and must be valid UTF-8. Otherwise only function names
+  /// must, since the caller links the object on its own into an executable
+  /// (linkExecutable(), wave/Link/Linker.h) that keeps no label symbols.
   bool Relocatable = false;
 };
 
@@ -43,18 +42,21 @@ struct AsmStats {
   unsigned Warnings = 0;
 };
 
-/// Assembles the main buffer of \p SM (ISA.md §6) into a WbinFile whose
-/// kernels, code and metadata follow ISA.md §5.6 when written with
-/// writeWbin(). Every error and warning of the whole buffer is reported, in
-/// source order, through \p SM.PrintMessage (as `file:line:col: error: msg`,
+/// Assembles the main buffer of \p SM (formats/wave-asm.md) into a relocatable
+/// object (formats/wbin.md): kernels, functions, symbols, `call`
+/// relocations and `.extern`s, for wave-link or for linkExecutable(), which
+/// turns a source with kernels only into exactly the reference assembler's
+/// output (formats/wbin.md "Writer algorithm") plus any `.param`/`.loc`
+/// extension sections. Every error and warning of the whole buffer is reported,
+/// in source order, through \p SM.PrintMessage (as `file:line:col: error: msg`,
 /// the source line and a caret; install a handler with
 /// SourceMgr::setDiagHandler to capture them; without one they go to
 /// llvm::errs()). Parsing recovers at the end of the offending line.
 ///
 /// Label values are byte offsets from the first byte of the kernel that
 /// defines the label, computed with the true instruction lengths of
-/// ISA.md §1.5 (D2). An empty buffer, or one with only comments, yields a
-/// file with no kernels.
+/// formats/isa.md §1.5 (D2). An empty buffer, or one with only comments, yields
+/// a file with no kernels.
 ///
 /// Fails (with an error whose message gives the error count) if any error
 /// was reported, or any warning under WarningMode::Error. Never prints to

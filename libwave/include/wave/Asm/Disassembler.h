@@ -1,8 +1,8 @@
 //===- Disassembler.h - .wbin to WAVE assembly ------------------*- C++ -*-===//
 //
 // Turns a whole `.wbin` (or a bare instruction stream) into assembly text in
-// the layout of ISA.md §6.8, with this project's defaults so that the
-// output re-assembles to the same bytes (D13-D16). Also parses the hex text
+// the layout of formats/wave-asm.md §7, with this project's defaults so that
+// the output re-assembles to the same bytes (D13-D16). Also parses the hex text
 // accepted by `wave-dis --hex`.
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +21,7 @@
 
 namespace wave {
 
-/// Output options (ISA.md §6.8; `wave-dis` flags of the same names).
+/// Output options (formats/wave-asm.md §7; `wave-dis` flags of the same names).
 struct DisasmOptions {
   /// Prefix each instruction line with `0x%04X: `, its file offset.
   bool Offsets = false;
@@ -36,7 +36,7 @@ struct DisasmOptions {
 
 /// Name printed for kernel \p Index when its stored name is empty (unnamed
 /// or `--no-symbols` files): `kernel_<Index>`, the reference emulator's
-/// fallback (ISA.md §5.7).
+/// fallback (formats/wbin.md "What the reference readers check").
 std::string getUnnamedKernelName(unsigned Index);
 
 /// Writes the disassembly of \p F to \p OS: first `.file N "NAME"` for
@@ -52,9 +52,9 @@ std::string getUnnamedKernelName(unsigned Index);
 /// Instruction file offsets are `F.Header.CodeOffset` (0x20 if 0) plus the
 /// code-section offset.
 ///
-/// Fails with the first DecodeError (ISA.md §1.6); its offset is relative to
-/// the start of the code section. Output written before the failure is
-/// incomplete; callers should buffer it. Never reads outside F.Code.
+/// Fails with the first DecodeError (formats/isa.md §1.6); its offset is
+/// relative to the start of the code section. Output written before the failure
+/// is incomplete; callers should buffer it. Never reads outside F.Code.
 llvm::Error disassemble(const WbinFile &F, llvm::raw_ostream &OS,
                         const DisasmOptions &Opts = {});
 
@@ -69,9 +69,9 @@ llvm::Error disassembleCode(llvm::ArrayRef<uint8_t> Code, llvm::raw_ostream &OS,
 /// Parses the main buffer of \p SM as hex text (`wave-dis --hex`): tokens
 /// separated by blanks, newlines or commas; `;`, `#` and `//` start
 /// comments. Each token is hex digits with an optional `0x` prefix: 1-2
-/// digits are one byte, 8 digits one 32-bit little-endian word (as ISA.md
-/// writes instruction words). Reports every bad token through \p SM and
-/// fails if there was one.
+/// digits are one byte, 8 digits one 32-bit little-endian word (as
+/// formats/isa.md writes instruction words). Reports every bad token through \p
+/// SM and fails if there was one.
 llvm::Expected<std::vector<uint8_t>> parseHexText(llvm::SourceMgr &SM);
 
 } // namespace wave

@@ -1,6 +1,7 @@
 //===- CodeGen.h - MIR to WAVE assembly (the wave-ra pipeline) --*- C++ -*-===//
 //
-// The whole of wave-ra (DESIGN.md "The pipeline"), one kernel at a time:
+// The whole of wave-ra (libwave/README.md "The pipeline"), one kernel at a
+// time:
 //   1. instruction selection and out-of-SSA (ISel.h),
 //   2. structurization of the CFG (Structurizer.h), laid out as LIR with
 //      if/else/endif, loop/break/continue/endloop and halt; each condition
@@ -11,13 +12,12 @@
 //      `.registers`, `.workgroup_size` and `.local_memory` directives.
 // Calls to device functions are inlined first (mir::inlineAllCalls, no
 // size limit): WAVE's call/return act on whole waves and its call stack
-// holds 8 frames (ISA.md §4.16), while a MIR call returns per lane. A call
-// to a recursive function cannot be inlined and is an error. Only calls of
-// `declare func`s (defined in another object) stay calls: each becomes a
-// WAVE `call` with the ABI of formats/wave-asm.md §9 (`.extern NAME` at
-// the top, `.call_base B` in the caller, arguments in r(B...)). Export
-// funcs are emitted as `.global`/`.func`; other device functions are not
-// emitted.
+// holds 8 frames (formats/isa.md §4.16), while a MIR call returns per lane. A
+// call to a recursive function cannot be inlined and is an error. Only calls of
+// `declare func`s (defined in another object) stay calls: each becomes a WAVE
+// `call` with the ABI of formats/wave-asm.md §9 (`.extern NAME` at the top,
+// `.call_base B` in the caller, arguments in r(B...)). Export funcs are emitted
+// as `.global`/`.func`; other device functions are not emitted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_CODEGEN_CODEGEN_H
@@ -63,7 +63,7 @@ struct KernelReport {
 
 /// Compiles every kernel of \p M (verified MIR) and writes the result to
 /// \p OS. \p M is modified (critical edges are split). Errors are
-/// MIRDiagError diagnostics located at MIR instructions where possible
+/// SourceDiagError diagnostics located at MIR instructions where possible
 /// (unsupported operations), or plain messages naming the kernel
 /// (irreducible control flow, too few registers, a kernel name WAVE
 /// assembly cannot spell). Nothing is written for a failing module.

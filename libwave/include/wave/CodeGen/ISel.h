@@ -1,8 +1,8 @@
 //===- ISel.h - MIR to LIR instruction selection and out-of-SSA -*- C++ -*-===//
 //
 // Instruction selection for one MIR function (formats/mir.md): every MIR
-// operation becomes WAVE instructions (ISA.md §2) over virtual registers,
-// block by block, and phis leave SSA.
+// operation becomes WAVE instructions (formats/isa.md §2) over virtual
+// registers, block by block, and phis leave SSA.
 //
 // Out of SSA (Sreedhar et al., "Translating Out of Static Single Assignment
 // Form", SAS 1999, method I): critical edges into blocks with phis are split
@@ -16,7 +16,7 @@
 //
 // Value representation:
 //   * 32-bit types, pointers and packed pairs: one general register;
-//     f16/bf16 in bits 15:0 (ISA.md §4.8); f64: a register pair.
+//     f16/bf16 in bits 15:0 (formats/isa.md §4.8); f64: a register pair.
 //   * i1: a predicate register when it is made by a compare (or wave_any /
 //     wave_all) and only used in its own block by a branch, select,
 //     wave_ballot, wave_any or wave_all; otherwise a general register
@@ -29,8 +29,8 @@
 // sign-flip and add, signed wave_reduce_min/max by biasing). A call of a
 // `declare func` becomes a WAVE `call` with its arguments and result in
 // call-slot registers (VRegInfo::CallSlot; formats/wave-asm.md §9).
-// Unsupported operations (recursive calls, i32 atomic min/max: ISA.md D32)
-// are errors located at the MIR instruction.
+// Unsupported operations (recursive calls, i32 atomic min/max: formats/isa.md
+// D32) are errors located at the MIR instruction.
 //
 // Private variables (`alloca`, formats/mir.md) live in local memory after
 // the kernel's own (formats/wave-asm.md §9): each alloca gets a region of
@@ -89,8 +89,8 @@ struct SelectedFunction {
 SCFG buildSCFG(const mir::Function &F);
 
 /// Selects instructions for \p F, splitting its critical edges first.
-/// Errors are MIRDiagError (wave/IR/MIRDiagnostic.h) located at the MIR
-/// instruction that has no lowering, naming the function.
+/// Errors are SourceDiagError (wave/Support/SourceDiagnostic.h) located at the
+/// MIR instruction that has no lowering, naming the function.
 llvm::Expected<SelectedFunction> selectInstructions(mir::Function &F);
 
 } // namespace wave::codegen

@@ -1,16 +1,16 @@
 //===- LIR.h - Low-level IR of wave-ra --------------------------*- C++ -*-===//
 //
 // LIR is WAVE assembly over virtual registers: the form in which wave-ra
-// (DESIGN.md "The pipeline") holds a function between instruction selection
-// and emission. A function is one linear list of instructions whose control
-// flow is already structured (if/else/endif, loop/break/continue/endloop,
-// halt; ISA.md §2.13, §4.15), exactly as it will be printed; there are no
-// basic blocks and no branches.
+// (libwave/README.md "The pipeline") holds a function between instruction
+// selection and emission. A function is one linear list of instructions whose
+// control flow is already structured (if/else/endif,
+// loop/break/continue/endloop, halt; formats/isa.md §2.13, §4.15), exactly as
+// it will be printed; there are no basic blocks and no branches.
 //
 // Registers are virtual until register allocation (RegAlloc.h) fills
 // LFunction::Assignment. A virtual register has a class (general `r` or
-// predicate `p`, ISA.md §2.2) and, for general registers, a size: 1, or 2
-// for an f64 that lives in a register pair (rN, rN+1) (ISA.md §4.9).
+// predicate `p`, formats/isa.md §2.2) and, for general registers, a size: 1, or
+// 2 for an f64 that lives in a register pair (rN, rN+1) (formats/isa.md §4.9).
 //
 // Besides WAVE instructions LIR has two pseudo-instructions (LPseudo):
 //   copy dst, src      a register move of the class and size of dst
@@ -21,11 +21,10 @@
 //                      register compared with itself, so no register is
 //                      read for its value).
 //
-// Semantics the allocator relies on (per-thread view of ISA.md §4.15 with
-// the D5, D6 and D8 defaults our emulator implements): every lane runs the
-// code as a scalar thread would; a write in a masked-off lane does not
-// happen, so liveness computed per thread over the structured control flow
-// is exact.
+// Semantics the allocator relies on (per-thread view of formats/isa.md §4.15
+// with the D5, D6 and D8 defaults our emulator implements): every lane runs the
+// code as a scalar thread would; a write in a masked-off lane does not happen,
+// so liveness computed per thread over the structured control flow is exact.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_CODEGEN_LIR_H
@@ -50,15 +49,15 @@ class raw_ostream;
 
 namespace wave::codegen {
 
-/// Register classes of WAVE (ISA.md §2.2): general registers r0..r254 and
-/// predicate registers p0..p3.
+/// Register classes of WAVE (formats/isa.md §2.2): general registers r0..r254
+/// and predicate registers p0..p3.
 enum class RegClass : uint8_t { GPR, Pred };
 
-/// Number of predicate registers (ISA.md §4.1).
+/// Number of predicate registers (formats/isa.md §4.1).
 inline constexpr unsigned NumPredRegs = 4;
 /// Largest general register count a kernel may declare (r0..r254 are
-/// writable in assembly, ISA.md §6.1; wave-ra allows 256 as the issue's
-/// upper bound but never assigns r255).
+/// writable in assembly, formats/wave-asm.md §1; wave-ra allows 256 as the
+/// issue's upper bound but never assigns r255).
 inline constexpr unsigned MaxGPRs = 255;
 
 /// What is known about one virtual register.
@@ -68,10 +67,10 @@ struct VRegInfo {
   /// Always 1 for predicates.
   uint8_t Size = 1;
   /// Precoloured physical register (kernel parameters arrive in r0..rn-1,
-  /// DESIGN.md "Kernel ABI"), or -1.
+  /// formats/kernel-abi.md), or -1.
   int16_t Fixed = -1;
   /// Must not be given r0: the destination of a returning atomic, where
-  /// rd == 0 encodes "non-returning" (ISA.md §2.11).
+  /// rd == 0 encodes "non-returning" (formats/isa.md §2.11).
   bool NoR0 = false;
   /// An outgoing call slot (formats/wave-asm.md §9): an argument or result
   /// register of a call of a declaration, r(B + CallSlot) once allocation
@@ -88,14 +87,14 @@ struct VRegInfo {
 /// Pseudo-instructions; None means a real WAVE instruction (LInst::Op).
 enum class LPseudo : uint8_t { None, Copy, PSet };
 
-/// One operand of an LInst, in assembly order (ISA.md §2, Forms.def).
+/// One operand of an LInst, in assembly order (formats/isa.md §2, Forms.def).
 struct LOperand {
   enum class Kind : uint8_t {
     None,
     Reg,     ///< virtual register V (either class); Sub selects a half.
     Imm,     ///< 32-bit immediate V (mov_imm, pset).
-    Special, ///< special register index V (ISA.md §3).
-    Scope,   ///< memory scope V (0..3, ISA.md §1.4).
+    Special, ///< special register index V (formats/isa.md §3).
+    Scope,   ///< memory scope V (0..3, formats/isa.md §1.4).
     Label,   ///< call target: index V into LModule::Functions.
     Frag,    ///< MMA fragment id V.
   };
@@ -177,8 +176,8 @@ bool writesVReg(const LInst &I, unsigned VReg);
 /// How many consecutive general registers operand \p Idx of \p I touches,
 /// starting at its register (+ Sub): 2 for the f64 operands of
 /// dadd/dsub/dmul/dma/ddiv/dsqrt, the f64 side of cvt_f32_f64/cvt_f64_f32,
-/// the value of *_load_u64 / *_store_u64 (ISA.md §2.6, §2.9, §4.12); 4 for
-/// the u128 forms; the vreg's Size for copy; 1 otherwise (also for
+/// the value of *_load_u64 / *_store_u64 (formats/isa.md §2.6, §2.9, §4.12); 4
+/// for the u128 forms; the vreg's Size for copy; 1 otherwise (also for
 /// predicates). A definition narrower than its vreg's Size is a partial
 /// definition: the other half stays live through it.
 unsigned operandWidth(const LInst &I, unsigned Idx,
@@ -192,7 +191,7 @@ struct LFunction {
   std::optional<std::array<uint32_t, 3>> WorkgroupSize;
   uint32_t LocalMemory = 0;
   /// Parameters: the first NumParams virtual registers, precoloured to
-  /// r0..r(NumParams-1) (DESIGN.md "Kernel ABI"; a device function's f64
+  /// r0..r(NumParams-1) (formats/kernel-abi.md; a device function's f64
   /// parameter takes a pair, formats/wave-asm.md §9). Other precoloured
   /// virtual registers (a device function's result in r0) are not split
   /// at entry by the allocator.
@@ -239,7 +238,7 @@ struct LFunction {
 
 /// Appends to \p Out the computation of the linear thread id within the
 /// workgroup, tid_x + wx * (tid_y + wy * tid_z) for a workgroup of \p WG =
-/// (wx, wy, wz) threads (ISA.md §3), into the general register \p Dst;
+/// (wx, wy, wz) threads (formats/isa.md §3), into the general register \p Dst;
 /// dimensions of size 1 are skipped (a 1x1x1 workgroup reads tid_x, 0).
 /// The sum accumulates in Dst; every constant and special register goes
 /// through a fresh temporary from \p NewTemp that dies at its one use, so

@@ -1,17 +1,18 @@
 //===- RegAlloc.h - Chaitin-Briggs register allocation for LIR --*- C++ -*-===//
 //
-// Graph-colouring register allocation of an LFunction (LIR.h), as seed 003
-// describes and as the iterated form of George and Appel ("Iterated Register
-// Coalescing", TOPLAS 1996) organises it: build the interference graph from
-// liveness, coalesce copies conservatively (Briggs and George tests),
-// simplify, pick spill candidates by cost (uses and definitions weighted by
-// 10^loop depth, divided by degree), colour optimistically, and when a node
-// cannot be coloured spill it and start again.
+// Graph-colouring register allocation of an LFunction (LIR.h), as the
+// WAVE compiler's published design describes and as the iterated form of George
+// and Appel ("Iterated Register Coalescing", TOPLAS 1996) organises it: build
+// the interference graph from liveness, coalesce copies conservatively (Briggs
+// and George tests), simplify, pick spill candidates by cost (uses and
+// definitions weighted by 10^loop depth, divided by degree), colour
+// optimistically, and when a node cannot be coloured spill it and start again.
 //
 // Two classes are allocated separately: general registers (K = the
 // --max-registers limit) and predicates (K = 4). f64 values occupy an
 // aligned-free pair (rN, rN+1). Kernel parameters are precoloured to
-// r0..r(n-1). A returning atomic's destination never gets r0 (ISA.md §2.11).
+// r0..r(n-1). A returning atomic's destination never gets r0 (formats/isa.md
+// §2.11).
 //
 // Spilling: general registers go to per-thread slots in local memory laid
 // out after the kernel's own local memory: slot s of linear thread t is at

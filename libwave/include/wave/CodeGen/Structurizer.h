@@ -1,8 +1,8 @@
 //===- Structurizer.h - Reducible CFG to WAVE structured control -*- C++ -*-===//
 //
 // Maps a reducible control-flow graph onto WAVE's structured control flow
-// (ISA.md §2.13, §4.15): if/else/endif, loop/break/continue/endloop and a
-// per-lane halt, using flag predicates where WAVE has no direct construct
+// (formats/isa.md §2.13, §4.15): if/else/endif, loop/break/continue/endloop and
+// a per-lane halt, using flag predicates where WAVE has no direct construct
 // (merges that are not the end of an if, exits through several loops).
 //
 // The structurizer works on an abstract graph (SCFG) and returns a list of
@@ -12,8 +12,8 @@
 // node appears in exactly one Block statement (unreachable nodes in none).
 //
 // Execution model the output is correct for (per thread, which is exact for
-// SIMT masks under the ISA.md §8 defaults D5, D6, D8 that our emulator and
-// the AMDGCN stage implement):
+// SIMT masks under the formats/isa.md §8 defaults D5, D6, D8 that our emulator
+// and the AMDGCN stage implement):
 //   If c / Else / EndIf   the thread runs the then-part when c holds, else
 //                         the else-part.
 //   Loop ... EndLoop      the body repeats until the thread executes a

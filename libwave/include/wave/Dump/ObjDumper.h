@@ -18,12 +18,12 @@
 
 namespace wave {
 
-/// A region of the file (ISA.md §5.1): header, code, symbols, metadata;
-/// with the extension flag the extension directory (`extdir`) and each
-/// extension section by type (`strtab`, `symtab`, `reloc`, `params`,
-/// `lines`, `ext.N` for an unknown type N; formats/wbin.md "Extension
-/// area"); and any bytes after the last of them (`trailing`, which
-/// reference readers ignore, ISA.md §5.7).
+/// A region of the file (formats/wbin.md "Layout"): header, code, symbols,
+/// metadata; with the extension flag the extension directory (`extdir`) and
+/// each extension section by type (`strtab`, `symtab`, `reloc`, `params`,
+/// `lines`, `ext.N` for an unknown type N; formats/wbin.md "Extension area");
+/// and any bytes after the last of them (`trailing`, which reference readers
+/// ignore, formats/wbin.md "What the reference readers check").
 struct WbinSection {
   std::string Name;
   uint64_t Offset; ///< absolute file offset, bytes.

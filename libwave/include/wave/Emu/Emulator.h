@@ -1,16 +1,16 @@
 //===- Emulator.h - The WAVE reference emulator -----------------*- C++ -*-===//
 //
-// The reference emulator of DESIGN.md ("Reference emulator"): runs one kernel
-// of a `.wbin` over a grid of workgroups with the execution semantics of
-// ISA.md §4, using the "default" column of ISA.md §8 where the reference
-// toolchain is defective. A kernel is decoded once into a compact internal
-// form; each step executes one instruction for a whole wave over
-// structure-of-arrays registers ([register][lane]), so lane loops vectorize.
-// Waves of a workgroup are interleaved one instruction at a time in the
-// round-robin order of ISA.md §4.3, which makes every race deterministic.
-// Workgroups may run on several threads (EmuConfig::Jobs); they then run
-// speculatively and commit in grid order, so that every result is the one
-// of ISA.md §4.2's one-after-another order (lib/Emu/Speculation.h).
+// The reference emulator of libwave/README.md "The reference emulator": runs
+// one kernel of a `.wbin` over a grid of workgroups with the execution
+// semantics of formats/isa.md §4, using the "default" column of formats/isa.md
+// §8 where the reference toolchain is defective. A kernel is decoded once into
+// a compact internal form; each step executes one instruction for a whole wave
+// over structure-of-arrays registers ([register][lane]), so lane loops
+// vectorize. Waves of a workgroup are interleaved one instruction at a time in
+// the round-robin order of formats/isa.md §4.3, which makes every race
+// deterministic. Workgroups may run on several threads (EmuConfig::Jobs); they
+// then run speculatively and commit in grid order, so that every result is the
+// one of formats/isa.md §4.2's one-after-another order (lib/Emu/Speculation.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_EMU_EMULATOR_H
@@ -32,9 +32,9 @@
 
 namespace wave::emu {
 
-/// Launch configuration of one run (ISA.md §4.1, §4.2, §7.1). Values given in
-/// the kernel metadata override Workgroup, Registers and LocalMemory as
-/// described in ISA.md §4.1-§4.2.
+/// Launch configuration of one run (formats/isa.md §4.1, §4.2, §7.1). Values
+/// given in the kernel metadata override Workgroup, Registers and LocalMemory
+/// as described in formats/isa.md §4.1-§4.2.
 struct EmuConfig {
   /// Grid size in workgroups (x, y, z).
   std::array<uint32_t, 3> Grid = {1, 1, 1};
@@ -50,10 +50,10 @@ struct EmuConfig {
   uint64_t DeviceMemory = 1048576;
   /// Lanes per wave, 1..64 (D27).
   uint32_t WaveWidth = 32;
-  /// Step limit per workgroup (ISA.md §4.3); 0 = unlimited.
+  /// Step limit per workgroup (formats/isa.md §4.3); 0 = unlimited.
   uint64_t MaxInstructions = 10000000;
   /// Initial register values (register number 0..255, value), applied in
-  /// order to every lane of every wave (ISA.md §4.1).
+  /// order to every lane of every wave (formats/isa.md §4.1).
   std::vector<std::pair<unsigned, uint32_t>> SetRegs;
   /// Index of the kernel to run in the file's kernel table (D18).
   unsigned KernelIndex = 0;
@@ -64,8 +64,8 @@ struct EmuConfig {
   unsigned Jobs = 1;
 };
 
-/// Execution statistics (ISA.md §4.21, with D29's default split of atomic
-/// counts). Counted over all workgroups of a run.
+/// Execution statistics (formats/isa.md §4.21, with D29's default split of
+/// atomic counts). Counted over all workgroups of a run.
 struct EmuStats {
   uint64_t Instructions = 0;
   uint64_t IntegerOps = 0, FloatOps = 0, MemoryOps = 0, ControlOps = 0,
@@ -83,8 +83,8 @@ struct EmuStats {
   uint64_t Workgroups = 0;
   uint64_t Waves = 0;
 
-  /// Prints the `--stats` block of ISA.md §7.4 (plus the "Atomic lane ops"
-  /// line of D29) to \p OS.
+  /// Prints the `--stats` block of formats/isa.md §7.4 (plus the "Atomic lane
+  /// ops" line of D29) to \p OS.
   void print(llvm::raw_ostream &OS) const;
   /// Adds every count of \p O to this one.
   EmuStats &operator+=(const EmuStats &O);
@@ -127,26 +127,26 @@ class EmulatorImpl;
 /// One emulation run: device memory, the decoded kernel and statistics.
 /// Typical use: create(), fill deviceMemory(), run(), read deviceMemory()
 /// and stats(). Not thread-safe; run() uses EmuConfig::Jobs threads of its
-/// own and returns when they are done. Semantics: ISA.md §4 with the "default" column of §8
-/// (D3 CAS, D5 continue, D6 break in if, D8 halt, D9 predicated control
-/// flow, D10 fdiv by zero, D11 clamps, D18 kernel end, D19 extra compares,
-/// D25 local u128, D26 shuffle-down wrap, D28 barriers, D29 stats).
-/// Predicated else/endif/loop/endloop act as if unpredicated; a predicated
-/// call, return, barrier, fence, wait or nop is skipped when no active lane
-/// satisfies the predicate; `halt` retires the active lanes for good (the
-/// wave ends when all its lanes have); `return` with an empty call stack
-/// ends the whole wave (ISA.md §4.16).
+/// own and returns when they are done. Semantics: formats/isa.md §4 with the
+/// "default" column of §8 (D3 CAS, D5 continue, D6 break in if, D8 halt, D9
+/// predicated control flow, D10 fdiv by zero, D11 clamps, D18 kernel end, D19
+/// extra compares, D25 local u128, D26 shuffle-down wrap, D28 barriers, D29
+/// stats). Predicated else/endif/loop/endloop act as if unpredicated; a
+/// predicated call, return, barrier, fence, wait or nop is skipped when no
+/// active lane satisfies the predicate; `halt` retires the active lanes for
+/// good (the wave ends when all its lanes have); `return` with an empty call
+/// stack ends the whole wave (formats/isa.md §4.16).
 class Emulator {
 public:
   /// Validates \p Config against \p File and decodes the selected kernel
-  /// (the whole code section when the file has no kernel entries, ISA.md
-  /// §4.2). \p File must outlive the emulator. Fails with a plain
-  /// StringError for a wave width outside 1..64 (D27), a kernel index
-  /// outside the table, a device memory above 2^32 + 16 bytes (addresses
-  /// are 32-bit, so more is never useful), a workgroup of more than 65536
-  /// threads, or more than 1 GiB of local memory per workgroup. Undecodable
-  /// instructions and bad call targets are not an error here; they fault when
-  /// executed. Complexity: one pass over the kernel's code.
+  /// (the whole code section when the file has no kernel entries,
+  /// formats/isa.md §4.2). \p File must outlive the emulator. Fails with a
+  /// plain StringError for a wave width outside 1..64 (D27), a kernel index
+  /// outside the table, a device memory above 2^32 + 16 bytes (addresses are
+  /// 32-bit, so more is never useful), a workgroup of more than 65536 threads,
+  /// or more than 1 GiB of local memory per workgroup. Undecodable instructions
+  /// and bad call targets are not an error here; they fault when executed.
+  /// Complexity: one pass over the kernel's code.
   static llvm::Expected<std::unique_ptr<Emulator>>
   create(const WbinFile &File, const EmuConfig &Config);
   ~Emulator();
@@ -157,12 +157,12 @@ public:
   /// Fault) with "memory access out of bounds" if it does not fit.
   llvm::Error writeDevice(uint64_t Offset, llvm::ArrayRef<uint8_t> Bytes);
 
-  /// Sends one line per executed step to \p OS (ISA.md §7.4 `--trace`
+  /// Sends one line per executed step to \p OS (formats/isa.md §7.4 `--trace`
   /// format); nullptr turns tracing off. The stream must outlive run().
   void setTrace(llvm::raw_ostream *OS);
 
-  /// Runs the selected kernel over the whole grid (ISA.md §4.2, §4.3). Fails
-  /// with an EmuError: Fault for a kernel fault, Limit when a workgroup
+  /// Runs the selected kernel over the whole grid (formats/isa.md §4.2, §4.3).
+  /// Fails with an EmuError: Fault for a kernel fault, Limit when a workgroup
   /// exceeds the instruction limit. Statistics count up to the failure.
   llvm::Error run();
 

@@ -3,7 +3,7 @@
 // A header-only helper that encodes wave::Inst values with wave::encodeInst
 // into a one-kernel WbinFile, so unit tests, benchmarks and fuzz seeds can
 // make emulator inputs without the assembler. Labels are byte offsets
-// relative to the kernel (ISA.md §4.16).
+// relative to the kernel (formats/isa.md §4.16).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_EMU_PROGRAMBUILDER_H
@@ -82,7 +82,8 @@ public:
   }
   uint32_t halt() { return op(Opcode::Halt); }
 
-  /// Kernel metadata (ISA.md §5.5); zeros mean "use the runner's value".
+  /// Kernel metadata (formats/wbin.md "Kernel entry"); zeros mean "use the
+  /// runner's value".
   KernelInfo &kernel() { return K; }
 
   /// The single-kernel file.

@@ -1,10 +1,10 @@
 //===- RunOptions.h - wave-run's command-line values and driver -*- C++ -*-===//
 //
-// The value syntax of the reference emulator's command line (ISA.md §7.1,
-// with D42: every number accepts decimal or 0x hex), the order of
-// operations of a run (ISA.md §7.2) and the dump formats (ISA.md §7.3).
-// wave-run only maps strings from CLI11 into RunOptions and calls
-// runProgram(); everything testable lives here.
+// The value syntax of the reference emulator's command line (formats/isa.md
+// §7.1, with D42: every number accepts decimal or 0x hex), the order of
+// operations of a run (formats/isa.md §7.2) and the dump formats
+// (formats/isa.md §7.3). wave-run only maps strings from CLI11 into RunOptions
+// and calls runProgram(); everything testable lives here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_EMU_RUNOPTIONS_H
@@ -26,8 +26,8 @@
 namespace wave::emu {
 
 /// Parses an unsigned number: decimal, or hexadecimal after `0x`/`0X`
-/// (ISA.md §7.1, D42). Fails for empty text, other characters, or values
-/// above \p Max, with a message naming \p What.
+/// (formats/isa.md §7.1, D42). Fails for empty text, other characters, or
+/// values above \p Max, with a message naming \p What.
 llvm::Expected<uint64_t> parseNumber(llvm::StringRef Text, llvm::StringRef What,
                                      uint64_t Max = UINT64_MAX);
 
@@ -37,8 +37,8 @@ llvm::Expected<std::array<uint32_t, 3>> parseDims(llvm::StringRef Text,
                                                   llvm::StringRef What);
 
 /// `--fill-zero OFFSET:TYPE:COUNT` / `--fill-iota OFFSET:TYPE:COUNT[:SCALE]`
-/// (ISA.md §7.1). TYPE is kept only for diagnostics: the reference ignores
-/// it (fill-zero writes 4 × COUNT bytes, fill-iota writes f32 values).
+/// (formats/isa.md §7.1). TYPE is kept only for diagnostics: the reference
+/// ignores it (fill-zero writes 4 × COUNT bytes, fill-iota writes f32 values).
 struct FillSpec {
   uint64_t Offset = 0; ///< device byte offset.
   std::string Type;
@@ -180,7 +180,7 @@ struct OutputFile {
   std::vector<uint8_t> Bytes;
 };
 
-/// Everything a run needs besides the binary (ISA.md §7.1).
+/// Everything a run needs besides the binary (formats/isa.md §7.1).
 struct RunOptions {
   EmuConfig Config;
   /// --kernel NAME|INDEX (D18); empty = kernel 0.
@@ -207,7 +207,7 @@ struct RunOptions {
 llvm::Expected<unsigned> resolveKernel(const WbinFile &File,
                                        llvm::StringRef Spec);
 
-/// Runs \p File with \p Opts in the order of ISA.md §7.2: fills (all
+/// Runs \p File with \p Opts in the order of formats/isa.md §7.2: fills (all
 /// --fill-zero, then all --fill-iota, then all --arg OFFSET:FILE, then the
 /// named buffers of planLaunch()), the run, the --dump-regs note (to
 /// \p Err), the dumps in fixed order, the --print ranges in the order given
@@ -238,8 +238,8 @@ llvm::Error runProgram(const WbinFile &File, const RunOptions &Opts,
                        std::vector<OutputFile> *Outputs = nullptr,
                        KernelExecutor Executor = nullptr);
 
-/// Prints a --dump-memory block for [\p Start, \p End) of \p Mem (ISA.md
-/// §7.3). The range must lie inside \p Mem.
+/// Prints a --dump-memory block for [\p Start, \p End) of \p Mem
+/// (formats/isa.md §7.3). The range must lie inside \p Mem.
 void dumpMemory(llvm::ArrayRef<uint8_t> Mem, uint64_t Start, uint64_t End,
                 llvm::raw_ostream &OS);
 

@@ -1,12 +1,12 @@
 //===- Frontend.h - Kernel-language parsers ---------------------*- C++ -*-===//
 //
-// One recursive-descent parser per kernel language (seed 003, "Frontend";
-// formats/kernel-languages.md), each over its own tokenizer with line and
+// One recursive-descent parser per kernel language
+// (formats/kernel-languages.md), each over its own tokenizer with line and
 // column tracking, each producing unchecked HIR (HIR.h): names unresolved,
-// types only where the source writes them. Parsers report every syntax
-// error of the buffer (they resynchronise at the next statement) and
-// reject constructs outside the dialect (classes, closures, strings,
-// exceptions, ...) with a located error.
+// types only where the source writes them. Parsers report every syntax error of
+// the buffer (they resynchronise at the next statement) and reject constructs
+// outside the dialect (classes, closures, strings, exceptions, ...) with a
+// located error.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_FRONTEND_FRONTEND_H

@@ -4,9 +4,9 @@
 // "Bad input"): parsers recover at statement boundaries and Sema goes on
 // with an Invalid type after an error. DiagnosticEngine collects the
 // diagnostics in report order and hands them over as one llvm::Error of
-// joined MIRDiagErrors, which wave::mir::printMIRDiagnostics prints as
-// `file:line:col: error: ...` with the source line and a caret (DESIGN.md,
-// "Conventions every tool keeps").
+// joined SourceDiagErrors, which wave::printSourceDiagnostics prints as
+// `file:line:col: error: ...` with the source line and a caret
+// (docs/conventions.md §5).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_HIR_DIAGNOSTICS_H
@@ -42,7 +42,7 @@ public:
   void unsuppress() { --Suppressed; }
 
   /// Moves every recorded diagnostic into one llvm::Error (joined
-  /// mir::MIRDiagError payloads, in report order); success if none.
+  /// SourceDiagError payloads, in report order); success if none.
   llvm::Error takeError();
 
   /// Stop recording after this many errors (later ones are counted only);

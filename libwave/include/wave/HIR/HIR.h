@@ -1,7 +1,7 @@
 //===- HIR.h - High-level IR of the kernel frontends ------------*- C++ -*-===//
 //
 // HIR is the typed syntax tree every kernel-language frontend produces
-// (seed 003, "HIR"; DESIGN.md, wave-fe): named variables, structured
+// (libwave/README.md, "The pipeline"): named variables, structured
 // if/while/for, calls by name. The four parsers (Frontend.h) build it with
 // no types resolved beyond the ones written in the source; Sema (Sema.h)
 // resolves names, infers and checks types, inserts implicit conversions,
@@ -49,8 +49,8 @@ std::optional<Language> languageForPath(llvm::StringRef Path);
 // Types
 //===----------------------------------------------------------------------===//
 
-/// The scalar types of kernel languages (seed 003: i32, u32, f32, f16, f64
-/// and bool are first-class).
+/// The scalar types of kernel languages (i32, u32, f32, f16, f64 and bool
+/// are first-class).
 enum class Scalar : uint8_t { Bool, I32, U32, F16, F32, F64 };
 
 /// "bool", "i32", "u32", "f16", "f32", "f64".

@@ -4,7 +4,7 @@
 // statements become basic blocks, variables become SSA values directly
 // (Braun et al., "Simple and Efficient Construction of Static Single
 // Assignment Form", CC 2013: phis placed while the CFG is built, trivial
-// phis removed), parameters keep the Kernel ABI order of DESIGN.md, buffer
+// phis removed), parameters keep the order of formats/kernel-abi.md, buffer
 // elements become ptradd + load/store, shared arrays ptr<local> offsets,
 // intrinsics their MIR operations (formats/kernel-languages.md,
 // "Intrinsics"). A variable read before any assignment reads 0, as MIR's

@@ -1,6 +1,6 @@
 //===- Sema.h - Checking HIR ------------------------------------*- C++ -*-===//
 //
-// Semantic analysis of a parsed HIR module (seed 003, "HIR"): binds names
+// Semantic analysis of a parsed HIR module (HIR.h): binds names
 // (NameExpr::Var/Parm, CallExpr::Target/Intrinsic), infers the types of
 // variables declared without one, checks every operation by the rules of
 // formats/kernel-languages.md ("Types and conversions") for the module's

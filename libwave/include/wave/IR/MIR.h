@@ -131,13 +131,13 @@ const OpDesc &opDesc(Opcode Op);
 /// Looks an opcode up by its text spelling; std::nullopt if unknown.
 std::optional<Opcode> lookupOpcode(llvm::StringRef Name);
 
-/// Comparison predicates of icmp/fcmp (ISA.md §2.8). icmp on u32 and
+/// Comparison predicates of icmp/fcmp (formats/isa.md §2.8). icmp on u32 and
 /// pointers compares unsigned; ord/unord are fcmp only.
 enum class CmpPred : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Ord, Unord };
 llvm::StringRef cmpPredName(CmpPred P);
 std::optional<CmpPred> parseCmpPred(llvm::StringRef S);
 
-/// Memory scopes of atomics and fences (ISA.md §1.4).
+/// Memory scopes of atomics and fences (formats/isa.md §1.4).
 enum class Scope : uint8_t { Wave, Workgroup, Device, System };
 llvm::StringRef scopeName(Scope S);
 std::optional<Scope> parseScope(llvm::StringRef S);
@@ -148,7 +148,7 @@ llvm::StringRef specialRegName(unsigned Index);
 std::optional<unsigned> parseSpecialReg(llvm::StringRef S);
 
 /// Whether converting \p From to \p To with `cvt` (value conversion,
-/// ISA.md §2.9 plus i1 -> i32/u32) or `bitcast` (same size) is allowed.
+/// formats/isa.md §2.9 plus i1 -> i32/u32) or `bitcast` (same size) is allowed.
 bool isValidCvt(Type From, Type To);
 bool isValidBitcast(Type From, Type To);
 

@@ -22,7 +22,7 @@ namespace wave::mir {
 /// keep SMLocs into that buffer, so \p SM must outlive any diagnostic that
 /// uses them.
 ///
-/// Errors: one MIRDiagError per problem found (joined, in source order; the
+/// Errors: one SourceDiagError per problem found (joined, in source order; the
 /// parser resynchronises at the next line, so several errors are reported
 /// per run, at most 20), each with the location of the offending token.
 /// Never crashes or asserts on any input bytes.

@@ -1,13 +1,13 @@
 //===- Type.h - MIR value types ---------------------------------*- C++ -*-===//
 //
-// The closed set of MIR types (formats/mir.md, "Types"; DESIGN.md "Formats
-// on pipes"): i1, the 32-bit integers i32 and u32 (same bits, signedness is
-// part of the type so that div/rem/min/max/icmp/cvt need no flag), the
-// floating types f16 bf16 f32 f64, packed pairs v2f16 v2bf16 (one 32-bit
-// register, ISA.md §4.8), 32-bit byte-offset pointers into device or
-// local memory, and `ptr<private>`, the address of a per-thread variable
-// slot made by `alloca` (formats/mir.md, "Private variables"). `void` is
-// only a function result type.
+// The closed set of MIR types (formats/mir.md, "Types"; libwave/README.md
+// "Formats on pipes"): i1, the 32-bit integers i32 and u32 (same bits,
+// signedness is part of the type so that div/rem/min/max/icmp/cvt need no
+// flag), the floating types f16 bf16 f32 f64, packed pairs v2f16 v2bf16 (one
+// 32-bit register, formats/isa.md §4.8), 32-bit byte-offset pointers into
+// device or local memory, and `ptr<private>`, the address of a per-thread
+// variable slot made by `alloca` (formats/mir.md, "Private variables"). `void`
+// is only a function result type.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_IR_TYPE_H

@@ -2,7 +2,8 @@
 //
 // The instruction model shared by every tool: the Opcode enumeration and its
 // static descriptions (expanded from Opcodes.def and Forms.def), the decoded
-// instruction `Inst`, and the bit-exact encoder and decoder of ISA.md §1.
+// instruction `Inst`, and the bit-exact encoder and decoder of formats/isa.md
+// §1.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_ISA_ISA_H
@@ -38,19 +39,20 @@ enum class Form : uint8_t {
 #include "wave/ISA/Forms.def"
 };
 
-/// What an assembly operand denotes (ISA.md §2.2, §6.5).
+/// What an assembly operand denotes (formats/isa.md §2.2; formats/wave-asm.md
+/// §5).
 enum class OperandKind : uint8_t {
   None,
   Reg,     ///< general register rN, N in 0..254 (255 encodable, not written).
   Pred,    ///< predicate register pN, N in 0..3.
-  Frag,    ///< MMA fragment id, written like a register (ISA.md §2.15).
-  Special, ///< special register sr_NAME (ISA.md §3).
+  Frag,    ///< MMA fragment id, spelled like a register (formats/isa.md §2.15).
+  Special, ///< special register sr_NAME (formats/isa.md §3).
   Imm,     ///< 32-bit immediate (mov_imm).
-  Scope,   ///< memory scope (ISA.md §1.4 (a)).
+  Scope,   ///< memory scope (formats/isa.md §1.4 (a)).
   Label,   ///< code label; encodes as a byte offset in W1 (call).
 };
 
-/// Encoding field an operand occupies (ISA.md §1.2, §1.4).
+/// Encoding field an operand occupies (formats/isa.md §1.2, §1.4).
 enum class Field : uint8_t { None, Rd, Rs1, Rs2, Rs3, Rs4, Scope, Word1 };
 
 /// One operand slot of a form.
@@ -68,14 +70,15 @@ struct FormDesc {
   OperandDesc Operands[5];
 };
 
-/// Statistics class (ISA.md §4.21).
+/// Statistics class (formats/isa.md §4.21).
 enum class InstClass : uint8_t { Integer, Float, Memory, Control, Wave, Atomic };
 
 /// Row flags of Opcodes.def.
 enum InstFlag : uint8_t {
   /// The reference assembler accepts this mnemonic.
   REF = 1,
-  /// An extension of ours (ISA.md §8); accepted by our assembler by default.
+  /// An extension of ours (formats/isa.md §8); accepted by our assembler by
+  /// default.
   EXT = 2,
 };
 
@@ -96,7 +99,7 @@ struct InstDesc {
 const InstDesc &getInstDesc(Opcode Op);
 /// The description of \p F. Never fails.
 const FormDesc &getFormDesc(Form F);
-/// Length of \p Op in bytes (4 or 8), from its form (ISA.md §1.5).
+/// Length of \p Op in bytes (4 or 8), from its form (formats/isa.md §1.5).
 inline unsigned getInstLength(Opcode Op) {
   return getFormDesc(getInstDesc(Op).InstForm).Length;
 }
@@ -105,14 +108,14 @@ inline unsigned getInstLength(Opcode Op) {
 /// assembler's business.
 std::optional<Opcode> lookupMnemonic(llvm::StringRef Mnemonic);
 
-/// Memory scopes of W1 bits 1:0 (ISA.md §1.4).
+/// Memory scopes of W1 bits 1:0 (formats/isa.md §1.4).
 enum class Scope : uint8_t { Wave = 0, Workgroup = 1, Device = 2, System = 3 };
 /// "wave", "workgroup", "device" or "system" for \p S (taken modulo 4).
 llvm::StringRef getScopeName(unsigned S);
 /// Parses a scope word with or without a leading dot (".device", "device").
 std::optional<unsigned> lookupScope(llvm::StringRef Word);
 
-/// Number of named special registers (indices 0..19, ISA.md §3).
+/// Number of named special registers (indices 0..19, formats/isa.md §3).
 inline constexpr unsigned NumSpecialRegs = 20;
 /// The name (with `sr_` prefix) of special register \p Index, or an empty
 /// string for indices without a name (20..255).
@@ -134,7 +137,7 @@ struct Inst {
   const InstDesc &desc() const { return getInstDesc(Op); }
   const FormDesc &form() const { return getFormDesc(desc().InstForm); }
   unsigned length() const { return form().Length; }
-  /// ISA.md §1.3: predicated iff preg != 0 or pneg.
+  /// formats/isa.md §1.3: predicated iff preg != 0 or pneg.
   bool isPredicated() const { return PredReg != 0 || PredNeg; }
   /// Value of an encoding field.
   uint32_t getField(Field F) const;
@@ -143,15 +146,15 @@ struct Inst {
   void setField(Field F, uint32_t Value);
 };
 
-/// W0 of \p I (ISA.md §1.2): opcode, rd, rs1, modifier (0 for ANY), pneg,
-/// preg; reserved bit 3 is 0.
+/// W0 of \p I (formats/isa.md §1.2): opcode, rd, rs1, modifier (0 for ANY),
+/// pneg, preg; reserved bit 3 is 0.
 uint32_t encodeWord0(const Inst &I);
-/// W1 of \p I (ISA.md §1.4); meaningful only when I.length() == 8.
+/// W1 of \p I (formats/isa.md §1.4); meaningful only when I.length() == 8.
 uint32_t encodeWord1(const Inst &I);
 /// Appends the little-endian bytes of \p I (4 or 8) to \p Out.
 void encodeInst(const Inst &I, std::vector<uint8_t> &Out);
 
-/// Why a word failed to decode (ISA.md §1.6).
+/// Why a word failed to decode (formats/isa.md §1.6).
 enum class DecodeErrorKind { Truncated, InvalidOpcode, InvalidModifier };
 
 /// A decode failure at a byte offset of the code being decoded.
@@ -175,11 +178,11 @@ private:
   uint32_t Word0;
 };
 
-/// Decodes the instruction at byte \p Offset of \p Code (ISA.md §1.5, §1.6).
-/// Fails with DecodeError when fewer than 4 bytes remain, when W1 would run
-/// past the end (the reference panics here, D24), for an unassigned opcode,
-/// or for a modifier outside the opcode's valid set. Reserved bits are
-/// ignored. Never reads outside \p Code.
+/// Decodes the instruction at byte \p Offset of \p Code (formats/isa.md §1.5,
+/// §1.6). Fails with DecodeError when fewer than 4 bytes remain, when W1 would
+/// run past the end (the reference panics here, D24), for an unassigned opcode,
+/// or for a modifier outside the opcode's valid set. Reserved bits are ignored.
+/// Never reads outside \p Code.
 llvm::Expected<Inst> decodeInst(llvm::ArrayRef<uint8_t> Code, uint64_t Offset);
 
 /// Little-endian helpers for byte buffers.

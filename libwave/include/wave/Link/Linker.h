@@ -6,8 +6,8 @@
 // code; `call` relocations connect them.
 //
 // WAVE's call targets are byte offsets from the start of the *running*
-// kernel (ISA.md §4.16), and WAVE has no stack, so an executable gives every
-// kernel a private copy of each device function it reaches, placed after
+// kernel (formats/isa.md §4.16), and WAVE has no stack, so an executable gives
+// every kernel a private copy of each device function it reaches, placed after
 // the kernel inside the kernel's code range, with the copy's registers
 // renumbered into a window above its caller's frame.
 //
@@ -66,11 +66,17 @@ struct LinkOptions {
 /// defined in a.wbin and b.wbin"); a referenced symbol is undefined
 /// everywhere; two kernels share a name; an `--entry` names no kernel; the
 /// call graph of a kernel has a cycle (recursion: "recursive call chain
-/// k -> f -> f"), is deeper than WAVE's 8-entry call stack (ISA.md §4.16),
-/// or needs registers beyond r254; a relocation's target is a kernel or a
-/// label of another unit.
+/// k -> f -> f"), is deeper than WAVE's 8-entry call stack (formats/isa.md
+/// §4.16), or needs registers beyond r254; a relocation's target is a kernel or
+/// a label of another unit.
 llvm::Expected<WbinFile> link(llvm::ArrayRef<LinkInput> Inputs,
                               const LinkOptions &Opts = {});
+
+/// Links the one relocatable object \p Object (what assemble() returns for
+/// the source named \p Name) on its own into an executable: link() of a
+/// single input with default options. Fails as link() does, e.g. when a
+/// `call` names a function the object does not define.
+llvm::Expected<WbinFile> linkExecutable(WbinFile Object, llvm::StringRef Name);
 
 /// Renumbers every general-register operand (OperandKind::Reg) of the
 /// instructions in \p Code by adding \p Delta, leaving an omitted optional

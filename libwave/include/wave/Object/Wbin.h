@@ -1,7 +1,7 @@
 //===- Wbin.h - The .wbin container: reader and writer ----------*- C++ -*-===//
 //
-// The in-memory form of a `.wbin` file (ISA.md §5, formats/wbin.md) and its
-// byte-exact writer and validating reader. Every tool that consumes a
+// The in-memory form of a `.wbin` file (formats/wbin.md, formats/wbin.md) and
+// its byte-exact writer and validating reader. Every tool that consumes a
 // `.wbin` (wave-dis, wave-objdump, wave-run, wave-link) goes through
 // readWbin(); none parses the bytes itself.
 //
@@ -21,15 +21,15 @@
 
 namespace wave {
 
-/// Size of the fixed header (ISA.md §5.2).
+/// Size of the fixed header (formats/wbin.md "Header (32 bytes)").
 inline constexpr uint32_t WbinHeaderSize = 32;
-/// Size of one kernel metadata entry (ISA.md §5.5).
+/// Size of one kernel metadata entry (formats/wbin.md "Kernel entry").
 inline constexpr uint32_t WbinKernelEntrySize = 32;
-/// The only container version (ISA.md §5.2).
+/// The only container version (formats/wbin.md "Header (32 bytes)").
 inline constexpr uint16_t WbinVersion = 1;
 
-/// The 32-byte header exactly as stored (ISA.md §5.2). Offsets are absolute
-/// file offsets in bytes; sizes are in bytes.
+/// The 32-byte header exactly as stored (formats/wbin.md "Header (32 bytes)").
+/// Offsets are absolute file offsets in bytes; sizes are in bytes.
 struct WbinHeader {
   uint16_t Version = WbinVersion;
   uint16_t Flags = 0;
@@ -38,8 +38,9 @@ struct WbinHeader {
   uint32_t MetadataOffset = 0, MetadataSize = 0;
 };
 
-/// Header `flags` bits. Reference readers ignore the field (ISA.md §5.7,
-/// "compatible extension points"); formats/wbin.md "Extension area".
+/// Header `flags` bits. Reference readers ignore the field (formats/wbin.md
+/// "What the reference readers check", "compatible extension points");
+/// formats/wbin.md "Extension area".
 enum WbinFlag : uint16_t {
   /// An extension area starts at metadata_offset + metadata_size.
   WbinFlagExtensions = 1u << 0,
@@ -48,8 +49,8 @@ enum WbinFlag : uint16_t {
 };
 
 /// Element type of a buffer parameter, or type of a scalar one
-/// (formats/wbin.md "PARAMS"). Scalars are I32, U32 or F32 (DESIGN.md
-/// "Kernel ABI": one 32-bit register each).
+/// (formats/wbin.md "PARAMS"). Scalars are I32, U32 or F32
+/// (formats/kernel-abi.md: one 32-bit register each).
 enum class WbinType : uint8_t { I32 = 1, U32 = 2, F32 = 3, F16 = 4, BF16 = 5, F64 = 6 };
 
 /// "i32", "u32", "f32", "f16", "bf16" or "f64".
@@ -74,7 +75,7 @@ llvm::StringRef wbinAccessName(uint8_t Access);
 uint8_t parseWbinAccess(llvm::StringRef Name);
 
 /// One kernel parameter descriptor (formats/wbin.md "PARAMS"). Parameter i
-/// of a kernel arrives in register ri (DESIGN.md "Kernel ABI").
+/// of a kernel arrives in register ri (formats/kernel-abi.md).
 struct WbinParam {
   std::string Name;
   WbinParamKind Kind = WbinParamKind::Scalar;
@@ -86,7 +87,8 @@ struct WbinParam {
   }
 };
 
-/// One kernel's metadata entry (ISA.md §5.5), with its name resolved.
+/// One kernel's metadata entry (formats/wbin.md "Kernel entry"), with its name
+/// resolved.
 struct KernelInfo {
   std::string Name;
   uint32_t RegisterCount = 32;  ///< registers per lane (`.registers`).
@@ -124,7 +126,7 @@ struct WbinSymbol {
   /// Kernels and functions: the unit's register frame r0..r(Registers-1)
   /// (its `.registers`). A callee's r0 is the caller's r(CallBase): the
   /// linker renumbers the callee's registers by the caller's window base
-  /// plus CallBase (formats/wbin.md "Calls between units").
+  /// plus CallBase (formats/wbin.md "SYMTAB", formats/wave-asm.md §9).
   uint32_t Registers = 0;
   uint32_t CallBase = 0;
 };
@@ -133,7 +135,7 @@ struct WbinSymbol {
 enum class WbinRelocType : uint8_t {
   /// W1 of the `call` at Offset := (code-section offset of the copy of
   /// Symbol placed for the running kernel) + Addend - (that kernel's
-  /// code_offset): the kernel-relative target of ISA.md §4.16.
+  /// code_offset): the kernel-relative target of formats/isa.md §4.16.
   Call = 1,
 };
 
@@ -254,26 +256,25 @@ struct WbinWriteOptions {
   bool NoSymbols = false;
 };
 
-/// Serialises \p F with the reference writer's exact layout (ISA.md §5.6):
-/// header, code, NUL-terminated kernel names, kernel count and entries, no
-/// padding. Duplicate names point at the first copy (D30). When
-/// F.hasExtensions(), the extension area follows the metadata and the
-/// header's flags say so (formats/wbin.md); the bytes before it are those a
-/// file without extensions would have. Never fails.
+/// Serialises \p F with the reference writer's exact layout (formats/wbin.md
+/// "Writer algorithm"): header, code, NUL-terminated kernel names, kernel count
+/// and entries, no padding. Duplicate names point at the first copy (D30). When
+/// F.hasExtensions(), the extension area follows the metadata and the header's
+/// flags say so (formats/wbin.md); the bytes before it are those a file without
+/// extensions would have. Never fails.
 std::vector<uint8_t> writeWbin(const WbinFile &F,
                                const WbinWriteOptions &Opts = {});
 
-/// Parses and validates a `.wbin` (ISA.md §5.7, D22). Checks, in order: size
-/// >= 32, magic "WAVE", version 1, code/symbol/metadata ranges inside the
-/// file, the code section's size a multiple of 4, kernel count fitting
-/// metadata_size and the file, every name offset inside the symbol table
-/// and NUL-terminated there, every kernel code range inside the code
-/// section. With the extension flag, also the extension area
-/// (formats/wbin.md "What the reader checks"): directory, section ranges,
-/// string offsets and UTF-8, symbol and kernel indices, relocations on
-/// `call` instructions inside the code, sorted line rows. Fails with a
-/// WbinError naming the offending file offset; never reads outside
-/// \p Bytes.
+/// Parses and validates a `.wbin` (formats/wbin.md "What the reference readers
+/// check", D22). Checks, in order: size >= 32, magic "WAVE", version 1,
+/// code/symbol/metadata ranges inside the file, the code section's size a
+/// multiple of 4, kernel count fitting metadata_size and the file, every name
+/// offset inside the symbol table and NUL-terminated there, every kernel code
+/// range inside the code section. With the extension flag, also the extension
+/// area (formats/wbin.md "What the reader checks"): directory, section ranges,
+/// string offsets and UTF-8, symbol and kernel indices, relocations on `call`
+/// instructions inside the code, sorted line rows. Fails with a WbinError
+/// naming the offending file offset; never reads outside \p Bytes.
 llvm::Expected<WbinFile> readWbin(llvm::ArrayRef<uint8_t> Bytes);
 
 /// True if \p Bytes starts with the `.wbin` magic.

@@ -25,13 +25,25 @@ namespace wave::tool {
 /// the `.wbin` magic "WAVE", it is read with readWbin() and must be an
 /// executable: a relocatable object is refused with "'FILE': relocatable
 /// object; link it with wave-link first". Otherwise \p Buf is WAVE assembly
-/// and is assembled with \p Opts. Every diagnostic has been printed to
+/// and is assembled with \p Opts and, unless \p Opts.Relocatable, linked on
+/// its own (linkExecutable(); its error is printed as "TOOL: error: FILE:
+/// MSG"). Every diagnostic has been printed to
 /// stderr when this returns std::nullopt (the caller exits with
 /// ExitInvalidInput).
 std::optional<WbinFile> loadProgram(llvm::StringRef ToolName,
                                     std::unique_ptr<llvm::MemoryBuffer> Buf,
                                     llvm::StringRef Input, bool AcceptWbin,
                                     const AsmOptions &Opts);
+
+/// Assembles \p Source (named \p BufferName in diagnostics) with
+/// assembleString() and links the object on its own (linkExecutable()):
+/// WAVE assembly to a program the emulator and the translators run. The
+/// assembler's diagnostics are appended, as printed, to \p Diags if
+/// non-null; a link failure is the returned error.
+llvm::Expected<WbinFile> assembleExecutable(llvm::StringRef Source,
+                                            llvm::StringRef BufferName,
+                                            std::string *Diags = nullptr,
+                                            const AsmOptions &Opts = {});
 
 } // namespace wave::tool
 

@@ -3,7 +3,7 @@
 // Everything a tool's main() needs besides its own options: reading input
 // from a file or stdin, atomic output files, the binary-to-terminal guard,
 // CLI11 error handling mapped to our exit codes, and error printing in the
-// formats of DESIGN.md ("Conventions every tool keeps") and STYLE.md §5, §7.
+// formats of docs/conventions.md and docs/conventions.md §5, §7.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_TOOL_TOOL_H
@@ -23,7 +23,7 @@
 
 namespace wave::tool {
 
-/// Process exit codes (STYLE.md §9).
+/// Process exit codes (docs/conventions.md §9).
 enum ExitCode : int {
   ExitSuccess = 0,
   ExitInvalidInput = 1, ///< diagnostics about the input were printed.
@@ -56,8 +56,8 @@ void printFileError(llvm::StringRef ToolName, llvm::StringRef File,
                     llvm::Error E);
 
 /// Prints errors about a binary input: WbinError and DecodeError as
-/// "FILE:0xOFFSET: error: MESSAGE" (STYLE.md §5, "binary inputs get byte
-/// offsets"); \p BaseOffset is added to DecodeError offsets (e.g. the file
+/// "FILE:0xOFFSET: error: MESSAGE" (docs/conventions.md §5, "binary inputs get
+/// byte offsets"); \p BaseOffset is added to DecodeError offsets (e.g. the file
 /// offset of the code being decoded). Other errors print as printFileError.
 void printBinaryError(llvm::StringRef ToolName, llvm::StringRef File,
                       llvm::Error E, uint64_t BaseOffset = 0);

@@ -4,8 +4,9 @@
 // pipeline is a comma-separated list of their names (`--passes=dce,cse`) or
 // one of the named levels -O0..-O3 (optLevelPipeline), as in LLVM's
 // `opt -passes=` and binaryen's addDefaultFunctionOptimizationPasses
-// (STYLE.md §10). runPipeline runs a pipeline with the debugging hooks of
-// wave-opt: printing before/after passes, verifying after each, statistics.
+// (docs/conventions.md §10). runPipeline runs a pipeline with the debugging
+// hooks of wave-opt: printing before/after passes, verifying after each,
+// statistics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_TRANSFORMS_PASS_H
@@ -82,11 +83,12 @@ llvm::Expected<Pipeline> parsePipeline(llvm::StringRef Spec);
 /// Inlines every call to a device function that is on no call-graph cycle,
 /// into every function of \p M, with no size limit: the `inline` pass
 /// (Inline.cpp) without its thresholds. wave-ra runs it first because
-/// WAVE's `call`/`return` act on whole waves (ISA.md §4.16) while MIR calls
-/// are per lane. Calls to recursive functions cannot be inlined and remain.
+/// WAVE's `call`/`return` act on whole waves (formats/isa.md §4.16) while MIR
+/// calls are per lane. Calls to recursive functions cannot be inlined and
+/// remain.
 void inlineAllCalls(Module &M);
 
-/// The pass names of optimisation level \p Level (0..3). Seed 003's table:
+/// The pass names of optimisation level \p Level (0..3):
 /// O1 = DCE, CSE, CFG simplification; O2 adds SCCP, LICM, strength
 /// reduction, mem2reg; O3 adds loop unrolling and inlining (formats/mir.md,
 /// "Passes and levels", has the lists). Empty for level 0.
@@ -107,7 +109,7 @@ struct PipelineOptions {
 };
 
 /// Runs \p P over \p M in order. Errors: with VerifyEach, the verifier's
-/// MIRDiagErrors, each message prefixed "after pass 'NAME': ".
+/// SourceDiagErrors, each message prefixed "after pass 'NAME': ".
 llvm::Error runPipeline(Module &M, const Pipeline &P,
                         const PipelineOptions &Opts, PassStats &Stats);
 

@@ -7,9 +7,9 @@
 // the kernel ABI's device-memory base, plus one u32 argument per WAVE
 // parameter register: formats/amdgcn-abi.md) and the same operations in the
 // same order. This header gives each WAVE instruction that is not a plain C
-// operator one helper with the exact ISA.md §4 semantics, written the way an
-// OpenCL programmer who knows gfx9 would write it, so that clang -O3 gets a
-// fair chance. What the helpers assume is stated next to each one.
+// operator one helper with the exact formats/isa.md §4 semantics, written the
+// way an OpenCL programmer who knows gfx9 would write it, so that clang -O3
+// gets a fair chance. What the helpers assume is stated next to each one.
 //
 // Loops: WAVE loops stay loops (`WAVE_LOOP` = `#pragma unroll 1`) so that
 // "instructions in the hottest loop" compares one iteration with one
@@ -28,7 +28,8 @@
 // Wave width W (sr_wave_width): 64 on gfx9, a compile-time constant.
 #define WAVE_W ((uint)__builtin_amdgcn_wavefrontsize())
 
-// --- Special registers (ISA.md §3) -----------------------------------------
+// --- Special registers (formats/isa.md §3)
+// -----------------------------------------
 static inline uint sr_thread_id_x(void) { return __builtin_amdgcn_workitem_id_x(); }
 static inline uint sr_thread_id_y(void) { return __builtin_amdgcn_workitem_id_y(); }
 static inline uint sr_workgroup_id_x(void) { return __builtin_amdgcn_workgroup_id_x(); }
@@ -110,8 +111,8 @@ static inline uint wave_badd2(uint a, uint b) {
   return (hi & 0xffff0000u) | (lo >> 16);
 }
 
-// --- Wave operations (ISA.md §4.14), wave64 -----------------------------------
-// DPP controls (AMDGPU DPP encoding, GFX9).
+// --- Wave operations (formats/isa.md §4.14), wave64
+// ----------------------------------- DPP controls (AMDGPU DPP encoding, GFX9).
 #define DPP_ROW_SHR(N) (0x110 + (N))
 #define DPP_WAVE_SHR1 0x138
 #define DPP_ROW_BCAST15 0x142

@@ -1,14 +1,15 @@
-//===- MIRDiagnostic.h - Located MIR errors ---------------------*- C++ -*-===//
+//===- SourceDiagnostic.h - Located errors in source input ------*- C++ -*-===//
 //
-// The llvm::Error payload that the MIR parser and verifier return: a message
-// with an optional source location (an SMLoc into the buffer the parser
-// read) and a severity, so a tool prints `file:line:col: error: ...` with the
-// source line and a caret through llvm::SourceMgr (STYLE.md §5). Several
+// The llvm::Error payload that every parser and checker of text input returns
+// (the MIR parser and verifier, the kernel-language front ends): a message
+// with an optional source location (an SMLoc into the buffer the parser read)
+// and a severity, so a tool prints `file:line:col: error: ...` with the source
+// line and a caret through llvm::SourceMgr (docs/conventions.md §5). Several
 // diagnostics travel together with llvm::joinErrors, in report order.
 //
 //===----------------------------------------------------------------------===//
-#ifndef WAVE_IR_MIRDIAGNOSTIC_H
-#define WAVE_IR_MIRDIAGNOSTIC_H
+#ifndef WAVE_SUPPORT_SOURCEDIAGNOSTIC_H
+#define WAVE_SUPPORT_SOURCEDIAGNOSTIC_H
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
@@ -17,16 +18,16 @@
 
 #include <string>
 
-namespace wave::mir {
+namespace wave {
 
-/// One diagnostic about MIR input or an IR invariant.
-class MIRDiagError : public llvm::ErrorInfo<MIRDiagError> {
+/// One diagnostic about source input or an IR invariant.
+class SourceDiagError : public llvm::ErrorInfo<SourceDiagError> {
 public:
   static char ID;
   /// \p Loc may be invalid (IR made by a pass); \p Kind is DK_Error or
   /// DK_Note (a note follows the error it explains).
-  MIRDiagError(llvm::SMLoc Loc, std::string Msg,
-               llvm::SourceMgr::DiagKind Kind = llvm::SourceMgr::DK_Error)
+  SourceDiagError(llvm::SMLoc Loc, std::string Msg,
+                  llvm::SourceMgr::DiagKind Kind = llvm::SourceMgr::DK_Error)
       : Loc(Loc), Msg(std::move(Msg)), Kind(Kind) {}
 
   llvm::SMLoc loc() const { return Loc; }
@@ -49,10 +50,10 @@ private:
 /// others as `TOOL: error: MSG`. \p Prefix, if not empty, is prepended to
 /// every message (e.g. "after pass 'cse': "). Returns the number of errors
 /// (notes not counted).
-unsigned printMIRDiagnostics(llvm::Error E, const llvm::SourceMgr &SM,
-                             llvm::StringRef ToolName, llvm::raw_ostream &OS,
-                             llvm::StringRef Prefix = "");
+unsigned printSourceDiagnostics(llvm::Error E, const llvm::SourceMgr &SM,
+                                llvm::StringRef ToolName, llvm::raw_ostream &OS,
+                                llvm::StringRef Prefix = "");
 
-} // namespace wave::mir
+} // namespace wave
 
-#endif // WAVE_IR_MIRDIAGNOSTIC_H
+#endif // WAVE_SUPPORT_SOURCEDIAGNOSTIC_H

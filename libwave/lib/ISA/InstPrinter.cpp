@@ -1,10 +1,10 @@
 //===- InstPrinter.cpp - One WAVE instruction as assembly text ------------===//
 //
 // The operand list comes from the instruction's form (Forms.def); the only
-// per-opcode knowledge is the `mov_sr` spelling of ISA.md §2.16.
+// per-opcode knowledge is the `mov_sr` spelling of formats/isa.md §2.16.
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Asm/InstPrinter.h"
+#include "wave/ISA/InstPrinter.h"
 
 #include "llvm/Support/Format.h"
 
@@ -29,7 +29,7 @@ void printInst(const Inst &I, raw_ostream &OS) {
   for (unsigned K = 0; K != F.NumOperands; ++K) {
     const OperandDesc &O = F.Operands[K];
     uint32_t V = I.getField(O.Fld);
-    // Non-returning atomics: rd == 0 (ISA.md §2.11).
+    // Non-returning atomics: rd == 0 (formats/isa.md §2.11).
     if (K == 0 && F.OptionalDest && V == 0)
       continue;
     OS << (First ? " " : ", ");

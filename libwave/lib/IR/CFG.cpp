@@ -3,7 +3,7 @@
 // Builds successor/predecessor lists and an iterative DFS post-order.
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Analysis/CFG.h"
+#include "wave/IR/CFG.h"
 
 #include "llvm/ADT/STLExtras.h"
 

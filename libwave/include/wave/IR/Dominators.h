@@ -8,10 +8,10 @@
 // are dominated by nothing and dominate nothing.
 //
 //===----------------------------------------------------------------------===//
-#ifndef WAVE_ANALYSIS_DOMINATORS_H
-#define WAVE_ANALYSIS_DOMINATORS_H
+#ifndef WAVE_IR_DOMINATORS_H
+#define WAVE_IR_DOMINATORS_H
 
-#include "wave/Analysis/CFG.h"
+#include "wave/IR/CFG.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -28,8 +28,8 @@ namespace wave::mir {
 /// per node, the RPO number of its immediate dominator (0 for the entry).
 /// Shared by DominatorTree and wave-ra's structurizer, which works on an
 /// abstract graph.
-std::vector<unsigned>
-computeImmediateDominators(llvm::ArrayRef<llvm::SmallVector<unsigned, 2>> PredNums);
+std::vector<unsigned> computeImmediateDominators(
+    llvm::ArrayRef<llvm::SmallVector<unsigned, 2>> PredNums);
 
 /// Immediate dominators and the dominator tree of one function.
 class DominatorTree {
@@ -76,4 +76,4 @@ private:
 
 } // namespace wave::mir
 
-#endif // WAVE_ANALYSIS_DOMINATORS_H
+#endif // WAVE_IR_DOMINATORS_H

@@ -5,7 +5,7 @@
 // reverse post-order numbers) and Figure 5 (dominance frontiers).
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Analysis/Dominators.h"
+#include "wave/IR/Dominators.h"
 
 using namespace llvm;
 

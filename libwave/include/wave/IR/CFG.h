@@ -5,8 +5,8 @@
 // rebuild it after a pass edits branches or blocks.
 //
 //===----------------------------------------------------------------------===//
-#ifndef WAVE_ANALYSIS_CFG_H
-#define WAVE_ANALYSIS_CFG_H
+#ifndef WAVE_IR_CFG_H
+#define WAVE_IR_CFG_H
 
 #include "wave/IR/MIR.h"
 
@@ -51,4 +51,4 @@ private:
 
 } // namespace wave::mir
 
-#endif // WAVE_ANALYSIS_CFG_H
+#endif // WAVE_IR_CFG_H
