@@ -11,6 +11,8 @@
 
 #include <new>
 
+#include <unistd.h>
+
 using namespace llvm;
 
 namespace wave::tool {
@@ -30,38 +32,49 @@ std::unique_ptr<CLI::App> makeApp(StringRef ToolName, StringRef Description) {
   return App;
 }
 
+/// Flushes stdout; a failed write (a closed pipe, a full disk, /dev/full)
+/// becomes "TOOL: error: ..." and exit status 2, instead of LLVM's fatal
+/// "IO failure on output stream" when outs() is destroyed.
+static int finishStdout(StringRef ToolName, int RC) {
+  outs().flush();
+  if (!outs().has_error())
+    return RC;
+  std::error_code EC = outs().error();
+  outs().clear_error();
+  errs() << ToolName << ": ";
+  WithColor::error(errs(), "") << "cannot write to standard output: "
+                               << EC.message() << "\n";
+  return RC == ExitSuccess ? ExitUsage : RC;
+}
+
 int runMain(CLI::App &App, int Argc, char **Argv, function_ref<int()> Body) {
+  StringRef Name = App.get_name();
   int RC;
   try {
     try {
       App.parse(Argc, Argv);
     } catch (const CLI::CallForHelp &) {
       outs() << App.help();
-      outs().flush();
-      return ExitSuccess;
+      return finishStdout(Name, ExitSuccess);
     } catch (const CLI::CallForAllHelp &) {
       outs() << App.help("", CLI::AppFormatMode::All);
-      outs().flush();
-      return ExitSuccess;
+      return finishStdout(Name, ExitSuccess);
     } catch (const CLI::CallForVersion &) {
       outs() << App.version() << "\n";
-      outs().flush();
-      return ExitSuccess;
+      return finishStdout(Name, ExitSuccess);
     } catch (const CLI::ParseError &E) {
       outs().flush();
-      errs() << App.get_name() << ": " << E.what() << "\n"
-             << "Try '" << App.get_name()
-             << " --help' for more information.\n";
+      errs() << Name << ": " << E.what() << "\n"
+             << "Try '" << Name << " --help' for more information.\n";
       return ExitUsage;
     }
     RC = Body();
   } catch (const std::bad_alloc &) {
     outs().flush();
-    errs() << App.get_name() << ": error: out of memory\n";
-    return ExitUsage;
+    errs() << Name << ": error: out of memory\n";
+    return finishStdout(Name, ExitUsage);
   }
-  outs().flush();
-  return RC;
+  return finishStdout(Name, RC);
 }
 
 void printError(StringRef ToolName, const Twine &Message) {
@@ -111,6 +124,81 @@ Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path) {
   return std::move(*BufOrErr);
 }
 
+/// Writes \p Path in place: for what is not a regular file (a device such
+/// as /dev/full or /dev/stdout, a FIFO, a socket), which a rename would
+/// replace.
+static Error writeInPlace(StringRef Path,
+                          function_ref<Error(raw_ostream &)> Write) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return errorCodeToError(EC);
+  if (Error E = Write(OS))
+    return E;
+  OS.flush();
+  if (OS.has_error()) {
+    EC = OS.error();
+    OS.clear_error();
+    return errorCodeToError(EC);
+  }
+  return Error::success();
+}
+
+/// Writes \p Path atomically: a temporary file in the same directory
+/// (removed on error and on SIGINT/SIGTERM), written, flushed to the disk
+/// with fsync, then renamed over \p Path.
+static Error writeAtomically(StringRef Path,
+                             function_ref<Error(raw_ostream &)> Write) {
+  Expected<sys::fs::TempFile> Temp =
+      sys::fs::TempFile::create(Path + ".tmp%%%%%%", sys::fs::all_read | sys::fs::all_write);
+  if (!Temp)
+    return Temp.takeError();
+  Error E = [&]() -> Error {
+    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+    if (Error E = Write(OS))
+      return E;
+    OS.flush();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      return errorCodeToError(EC);
+    }
+    if (::fsync(Temp->FD) != 0)
+      return errorCodeToError(std::error_code(errno, std::generic_category()));
+    return Error::success();
+  }();
+  if (E)
+    return joinErrors(std::move(E), Temp->discard());
+  return Temp->keep(Path);
+}
+
+/// Writes \p Path ("-": stdout) by the rules of writeOutput().
+static Error writeTo(StringRef Path, function_ref<Error(raw_ostream &)> Write) {
+  if (Path == "-") {
+    Error E = Write(outs());
+    outs().flush();
+    if (!E && outs().has_error()) {
+      E = createStringError(outs().error(),
+                            "cannot write to standard output: " +
+                                outs().error().message());
+      outs().clear_error();
+    }
+    return E;
+  }
+  // A symbolic link is followed, as `cc -o` does: its target is replaced and
+  // the link stays. What is not a regular file is written in place.
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St, /*Follow=*/true))
+    return writeAtomically(Path, Write); // Path does not exist yet.
+  if (St.type() != sys::fs::file_type::regular_file &&
+      St.type() != sys::fs::file_type::directory_file)
+    return writeInPlace(Path, Write);
+  SmallString<256> Target;
+  if (sys::fs::real_path(Path, Target))
+    Target = Path;
+  return writeAtomically(Target, Write);
+}
+
 WriteStatus writeOutput(StringRef ToolName, StringRef Path, bool Binary,
                         bool Force,
                         function_ref<Error(raw_ostream &)> Write) {
@@ -119,8 +207,11 @@ WriteStatus writeOutput(StringRef ToolName, StringRef Path, bool Binary,
                          "use -o FILE or -f to force");
     return WriteStatus::RefusedTerminal;
   }
-  if (Error E = writeToOutput(Path, Write)) {
-    printFileError(ToolName, Path, std::move(E));
+  if (Error E = writeTo(Path, Write)) {
+    if (Path == "-") // Write's own error, or the stream's, says it all.
+      printError(ToolName, toString(std::move(E)));
+    else
+      printFileError(ToolName, Path, std::move(E));
     return WriteStatus::Failed;
   }
   return WriteStatus::Ok;

@@ -42,7 +42,9 @@ std::unique_ptr<CLI::App> makeApp(llvm::StringRef ToolName,
 /// Parses \p Argv with \p App, then runs \p Body. Returns the exit code:
 /// 0 for --help/--version; ExitUsage with "TOOL: MESSAGE" and a "Try 'TOOL
 /// --help'" line on stderr for a parse error; ExitUsage for std::bad_alloc;
-/// otherwise Body's result. Flushes stdout before returning.
+/// otherwise Body's result. Flushes stdout before returning; a failed write
+/// to it (closed pipe, full disk) prints "TOOL: error: cannot write to
+/// standard output: REASON" and makes a successful result ExitUsage.
 int runMain(CLI::App &App, int Argc, char **Argv,
             llvm::function_ref<int()> Body);
 
@@ -76,12 +78,16 @@ enum class WriteStatus {
   Failed,          ///< Write callback or file system failed (error printed).
 };
 
-/// Writes output atomically through llvm::writeToOutput: "-" is stdout;
-/// any other path gets a temporary file in the same directory that is
-/// renamed over \p Path only if \p Write succeeds, so a failure leaves the
-/// previous file untouched. When \p Binary is set and the output is a
-/// terminal, refuses unless \p Force (prints the refusal). Errors (from
-/// \p Write or the file system) are printed as "TOOL: error: 'PATH': ...".
+/// Writes output (docs/conventions.md §8): "-" is stdout, and a failed
+/// write to it is an error. A regular file, or a path that does not exist
+/// yet, is written atomically: a temporary file in the same directory
+/// (removed on error and on SIGINT/SIGTERM), flushed to the disk with fsync
+/// and renamed over \p Path only if \p Write succeeds, so a failure leaves
+/// the previous file untouched. A symbolic link is followed (its target is
+/// replaced, the link stays); a device, FIFO or socket is written in place.
+/// When \p Binary is set and the output is a terminal, refuses unless
+/// \p Force (prints the refusal). Errors (from \p Write or the file system)
+/// are printed as "TOOL: error: 'PATH': ...".
 WriteStatus writeOutput(llvm::StringRef ToolName, llvm::StringRef Path,
                         bool Binary, bool Force,
                         llvm::function_ref<llvm::Error(llvm::raw_ostream &)>
