@@ -83,3 +83,17 @@ setup() {
   assert_output --partial "--disassemble"
   [ -z "$stderr" ]
 }
+
+@test "-o FILE is left alone when any input fails; stdout still gets the good ones" {
+  cd "$BATS_TEST_TMPDIR"
+  printf '.kernel k\n    halt\n.end\n' > k.wave
+  wave-as k.wave -o good.wbin
+  printf 'WAVE\001' > bad.wbin
+  echo previous > out.txt
+  run wave-objdump --kernels good.wbin bad.wbin -o out.txt
+  assert_failure 1
+  [ "$(cat out.txt)" = previous ]
+  run wave-objdump --kernels good.wbin bad.wbin
+  assert_failure 1
+  assert_output --partial "good.wbin"
+}

@@ -82,7 +82,10 @@ int main(int Argc, char **Argv) {
       else
         dumpText(OS, displayName(In), *File, Bytes, Opts);
     }
-    if (Text.empty())
+    // Standard output gets the dumps of the inputs that could be read, as
+    // llvm-objdump does; an -o FILE is written only when every input was,
+    // so a failed run never replaces it.
+    if (Text.empty() || (RC != ExitSuccess && Output != "-"))
       return RC;
     WriteStatus S = writeOutput(ToolName, Output, /*Binary=*/false,
                                 /*Force=*/false, [&](llvm::raw_ostream &Out) {

@@ -305,6 +305,23 @@ Error KernelLowering::lower(KernelDesc &Desc) {
     return err(K.Name, 0, "local memory of " + Twine(LocalSize) +
                               " bytes exceeds the " + Twine(T.MaxLDSBytes) +
                               " bytes of LDS a workgroup has on " + T.Name);
+  // A fixed workgroup size is the kernel's reqd_workgroup_size and bounds its
+  // max_flat_workgroup_size, which AMDGPUUsage ("amdgpu-flat-work-group-size")
+  // limits to 1024 work-items on every target.
+  if (K.WorkgroupSize[0] > 0) {
+    constexpr uint64_t MaxFlatWorkgroupSize = 1024;
+    uint64_t Items = uint64_t(K.WorkgroupSize[0]) *
+                     std::max(K.WorkgroupSize[1], 1u) *
+                     std::max(K.WorkgroupSize[2], 1u);
+    if (Items > MaxFlatWorkgroupSize)
+      return err(K.Name, 0,
+                 "workgroup size " + Twine(K.WorkgroupSize[0]) + " x " +
+                     Twine(std::max(K.WorkgroupSize[1], 1u)) + " x " +
+                     Twine(std::max(K.WorkgroupSize[2], 1u)) + " (" +
+                     Twine(Items) + " work-items) exceeds the " +
+                     Twine(MaxFlatWorkgroupSize) +
+                     " work-items of a workgroup on " + T.Name);
+  }
   LocalSize = (LocalSize + 15) & ~15u;
   Desc.GroupSegmentSize = LocalSize;
   bool ClearLocal = UsesLocal && LocalSize;
