@@ -445,6 +445,11 @@ private:
     return false;
   }
 
+  /// A merging definition (DefMerges) writes only the lanes that run it, so
+  /// the machine instructions op Idx became (\p OpInsts[Idx], a range of
+  /// F.Insts) read the register they write as well: the other lanes' values
+  /// stay live through them, around a loop's back edge too.
+  void markMergingDefs(llvm::ArrayRef<std::pair<size_t, size_t>> OpInsts);
   uint32_t laneId();
   uint32_t groupSize(unsigned Dim);
   uint32_t gridSize(unsigned Dim);

@@ -418,17 +418,46 @@ Error KernelLowering::lower(KernelDesc &Desc) {
   if (ClearLocal)
     barrier();
 
-  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx)
+  std::vector<std::pair<size_t, size_t>> OpInsts(Ops.size());
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+    size_t Begin = F.Insts.size();
     if (Error E = lowerOp(Idx))
       return E;
+    OpInsts[Idx] = {Begin, F.Insts.size()};
+  }
   label(EndLabel);
   emit("s_endpgm", {}).Kind = InstKind::Other;
   applyTupleParts();
+  markMergingDefs(OpInsts);
 
   Desc.NumParams = NumParams;
   Desc.KernargSize = H + 24;
   Desc.UsesHidden = true;
   return Error::success();
+}
+
+void KernelLowering::markMergingDefs(
+    ArrayRef<std::pair<size_t, size_t>> OpInsts) {
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+    SmallVector<uint32_t, 4> Merging;
+    for (unsigned D : OpDefs[Idx]) {
+      if (!DefMerges[D] || Defs[D].Reg >= PredBase || WebScalar[find(D)])
+        continue;
+      auto It = WebVReg.find(find(D));
+      if (It == WebVReg.end())
+        continue;
+      Merging.push_back(It->second);
+      auto Part = TupleParts.find(It->second);
+      if (Part != TupleParts.end())
+        Merging.push_back(Part->second.first);
+    }
+    if (Merging.empty())
+      continue;
+    for (size_t I = OpInsts[Idx].first; I < OpInsts[Idx].second; ++I)
+      for (MOperand &O : F.Insts[I].Ops)
+        if (O.K == MOperand::VReg && O.IsDef && is_contained(Merging, O.Reg))
+          O.IsUse = true;
+  }
 }
 
 Error KernelLowering::run(KernelDesc &Desc) {
