@@ -135,7 +135,7 @@ class Runner:
                     self.report(f"seed {seed} {target}: wave-run fails: {first_line(rerr)}")
                     self.keep(d, f"invalid-{target}-{seed}", test, {"stderr.txt": rerr})
                     continue
-                env = dict(os.environ, GFX=target)
+                env = dict(os.environ, GFX=target, WAVE_AS=os.path.abspath(self.wave_as))
                 cmd = shlex.split(self.a.executor) + ["k.wbin", "--wave-width", str(w)] + test.args
                 erc, eout, eerr = run(cmd, d, self.a.exec_timeout, env)
                 self.bump(target, "run")

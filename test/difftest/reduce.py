@@ -125,7 +125,7 @@ class Reducer:
                                             str(self.width)] + args, d, 60)
             if rrc != 0:
                 return None
-            env = dict(os.environ, GFX=self.target)
+            env = dict(os.environ, GFX=self.target, WAVE_AS=os.path.abspath(self.wave_as))
             erc, eout, eerr = difftest.run(shlex.split(self.a.executor) + [
                 "k.wbin", "--wave-width", str(self.width)] + args, d, self.a.exec_timeout, env)
             return rrc, rout, erc, eout, eerr
