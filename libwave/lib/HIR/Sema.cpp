@@ -344,6 +344,28 @@ Type Sema::unify(const Type &L, const Type &R, llvm::SMLoc Loc,
 //===----------------------------------------------------------------------===//
 
 Type Sema::checkExpr(ExprPtr &E) {
+  if (!enterNesting(E->loc()))
+    return E->Ty = Type::invalid();
+  Type T = checkExprNode(E);
+  --NestDepth;
+  return T;
+}
+
+bool Sema::enterNesting(llvm::SMLoc Loc) {
+  if (NestDepth >= MaxNestDepth) {
+    if (!NestTooDeep)
+      Diags.error(Loc, "expressions and statements nested more than " +
+                           llvm::Twine(MaxNestDepth) +
+                           " levels deep (split the expression or the "
+                           "chain of branches)");
+    NestTooDeep = true;
+    return false;
+  }
+  ++NestDepth;
+  return true;
+}
+
+Type Sema::checkExprNode(ExprPtr &E) {
   Type T;
   switch (E->kind()) {
   case Expr::Kind::IntLit: {
@@ -857,6 +879,13 @@ void Sema::checkAssign(AssignStmt &A) {
 }
 
 void Sema::checkStmt(StmtPtr &SP) {
+  if (!enterNesting(SP->loc()))
+    return;
+  checkStmtNode(SP);
+  --NestDepth;
+}
+
+void Sema::checkStmtNode(StmtPtr &SP) {
   Stmt &S = *SP;
   switch (S.kind()) {
   case Stmt::Kind::Block:
@@ -1044,6 +1073,8 @@ void Sema::checkFunctionBody(FunctionDecl &F) {
     for (const Param &P : F.Params)
       declare(P.Name, Binding{nullptr, &P}, P.Loc);
     LoopDepth = 0;
+    NestDepth = 0;
+    NestTooDeep = false; // the quiet pass reported nothing
     SharedOffset = 0;
     F.SharedBytes = 0;
     if (F.Body)

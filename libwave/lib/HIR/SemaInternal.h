@@ -75,8 +75,14 @@ public:
   bool run();
 
   // --- Types ---------------------------------------------------------------
-  /// Checks \p E and returns its type (also stored in E->Ty).
+  /// Checks \p E and returns its type (also stored in E->Ty). Past
+  /// MaxNestDepth nested expressions and statements, reports once and
+  /// returns Invalid without descending.
   Type checkExpr(ExprPtr &E);
+  Type checkExprNode(ExprPtr &E);
+  /// Counts one more level of nesting at \p Loc; false (reported once)
+  /// past MaxNestDepth.
+  bool enterNesting(llvm::SMLoc Loc);
   /// Gives \p E the scalar type \p To: a literal adopts it (range-checked),
   /// a typed value converts when the language allows it implicitly
   /// (\p Explicit: any scalar conversion). Reports and returns false
@@ -129,6 +135,7 @@ public:
 private:
   void checkFunctionBody(FunctionDecl &F);
   void checkStmt(StmtPtr &S);
+  void checkStmtNode(StmtPtr &S);
   void checkBlock(BlockStmt &B, bool NewScope = true);
   void checkVarDecl(VarDecl &V);
   void checkAssign(AssignStmt &A);
@@ -155,6 +162,14 @@ private:
   const LanguageRules &Rules;
   FunctionDecl *CurFn = nullptr;
   unsigned LoopDepth = 0;
+  /// Nesting of checkExpr/checkStmt. The parsers build operator chains
+  /// (`x + x + ... + x`) and `elif` chains iteratively, so a tree can be far
+  /// deeper than the parsers' own recursion limit; every later walk of the
+  /// tree (this one, the lowering to MIR) recurses, so a bound here keeps
+  /// them all within the stack, ASan's larger frames included.
+  static constexpr unsigned MaxNestDepth = 1024;
+  unsigned NestDepth = 0;
+  bool NestTooDeep = false;
   bool Quiet = false;
   std::vector<llvm::StringMap<Binding>> Scopes;
   /// Pass 1 results: the type a literal-initialised variable first met.
