@@ -117,3 +117,31 @@ run_gid() {
   run -0 wave-run --help
   assert_line --regexp '^ +-j, ?--jobs N +.*'
 }
+
+# skip_if_sanitized: ulimit -v means nothing to an ASan binary, which
+# reserves terabytes of address space for its shadow memory.
+skip_if_sanitized() {
+  if grep -q AddressSanitizer "$(command -v wave-run)"; then
+    skip "sanitized build: ulimit -v does not apply"
+  fi
+}
+
+@test "a huge local memory runs in bounded memory at any --jobs, or fails cleanly" {
+  skip_if_sanitized
+  cd "$BATS_TEST_TMPDIR"
+  printf '.kernel k\n.local_memory 1073741824\n    halt\n.end\n' > big.wave
+  wave-as big.wave -o big.wbin
+  # Enough for one workgroup's 1 GiB, not for one per thread and runner:
+  # the run uses fewer threads.
+  for j in 1 2 4; do
+    run bash -c "ulimit -v 4194304 && wave-run big.wbin --grid 3 --jobs $j"
+    assert_success
+  done
+  # Not enough for even one workgroup: the same clean error at every --jobs
+  # (it was std::bad_alloc and SIGABRT, exit 134, with --jobs 2).
+  for j in 1 2; do
+    run bash -c "ulimit -v 1000000 && wave-run big.wbin --grid 3 --jobs $j"
+    assert_failure 2
+    assert_output "wave-run: error: out of memory"
+  done
+}

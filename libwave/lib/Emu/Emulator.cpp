@@ -131,6 +131,12 @@ constexpr uint16_t OpInvalid = NumOpcodes;
 constexpr uint16_t OpEnd = NumOpcodes + 1;
 constexpr unsigned NumInternalOps = NumOpcodes + 2;
 constexpr uint32_t NoTarget = ~0u;
+/// Runners per thread of a parallel run: a thread whose finished batch waits
+/// for an older one to commit runs its next batch meanwhile, on another.
+constexpr unsigned RunnersPerThread = 2;
+/// The most local memory the runners of a parallel run hold together
+/// (bytes); a kernel with more per workgroup runs on fewer threads.
+constexpr uint64_t MaxParallelLocal = uint64_t(1) << 30;
 
 /// The elementwise instructions: rd = EXPR in every executing lane, where
 /// a, b, c are the lane's rs1, rs2, rs3 values (U and F convert f32 bits).
@@ -2212,9 +2218,6 @@ Error EmulatorImpl::runSequential(uint64_t NumGroups) {
 
 Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   constexpr uint64_t TargetSteps = 1 << 14, MaxBatch = 4096;
-  // Runners per thread: a thread whose finished batch waits for an older
-  // one to commit runs its next batch meanwhile, on another runner.
-  constexpr unsigned RunnersPerThread = 2;
   // Speculation.h: batches of workgroups run Threads at a time and commit
   // in grid order; the commit of batch [G0, G1) has tick G1, the number of
   // workgroups committed after it.
@@ -2246,6 +2249,7 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   // is committing them, each thread's runners not holding one, and the end.
   std::map<uint64_t, Finished> Waiting;
   bool Committing = false, Stop = false;
+  unsigned Committer = 0; ///< the thread committing, while Committing.
   std::vector<std::vector<WorkgroupRunner *>> Free(Threads);
   std::optional<EmuError> Failure;
 
@@ -2261,10 +2265,11 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   // Commits batches in grid order while the next one has finished. One
   // thread at a time does it (Committing), outside the lock: a batch that
   // must run again directly takes a while.
-  auto CommitReady = [&](std::unique_lock<std::mutex> &Lock) {
+  auto CommitReady = [&](std::unique_lock<std::mutex> &Lock, unsigned Me) {
     if (Committing)
       return;
     Committing = true;
+    Committer = Me;
     for (;;) {
       auto It = Waiting.find(Committed.load(std::memory_order_relaxed));
       if (It == Waiting.end() || Stop)
@@ -2302,16 +2307,26 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
     Freed.notify_all();
   };
 
+  // Threads that got at least one runner; the others leave at once.
+  std::atomic<unsigned> Running{0};
   auto Work = [&](unsigned Me) {
-    // Each thread allocates its own runners, away from the others' memory.
+    // Each thread allocates its own runners, away from the others' memory,
+    // as many as memory allows.
     std::vector<std::unique_ptr<WorkgroupRunner>> Mine;
     for (unsigned K = 0; K != RunnersPerThread; ++K) {
-      Mine.push_back(std::make_unique<WorkgroupRunner>(*this));
+      try {
+        Mine.push_back(std::make_unique<WorkgroupRunner>(*this));
+      } catch (const std::bad_alloc &) {
+        break;
+      }
       WorkgroupRunner &R = *Mine.back();
       R.WriteTick = WriteTick.get();
       R.Cancel = &Cancel;
       R.Committed = &Committed;
     }
+    if (Mine.empty())
+      return;
+    ++Running;
     {
       std::lock_guard<std::mutex> Lock(Mu);
       for (auto &R : Mine)
@@ -2365,7 +2380,7 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
                                              Done / Granules));
       std::unique_lock<std::mutex> Lock(Mu);
       Waiting.emplace(G0, Finished{RP, G0, G1, Ok, Oldest, Me});
-      CommitReady(Lock);
+      CommitReady(Lock, Me);
     }
     // Wait until no batch of this thread's runners is still to commit:
     // whoever commits reads them.
@@ -2378,12 +2393,32 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
     }
   };
 
+  // Memory that runs out while a batch runs stops everything, cleanly: the
+  // failing thread's batch never commits, so every other one is told to
+  // stop, and a commit it was making is given up. The caller's thread then
+  // throws std::bad_alloc, as a sequential run would.
+  std::atomic<bool> OutOfMemory{false};
+  auto Guarded = [&](unsigned Me) {
+    try {
+      Work(Me);
+    } catch (const std::bad_alloc &) {
+      std::lock_guard<std::mutex> Lock(Mu);
+      OutOfMemory = true;
+      Stop = true;
+      Cancel.store(true);
+      if (Committer == Me)
+        Committing = false;
+      Freed.notify_all();
+    }
+  };
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T != Threads; ++T)
-    Pool.emplace_back(Work, T);
-  Work(0);
+    Pool.emplace_back(Guarded, T);
+  Guarded(0);
   for (std::thread &T : Pool)
     T.join();
+  if (OutOfMemory || !Running)
+    throw std::bad_alloc();
   if (Failure)
     return make_error<EmuError>(std::move(*Failure));
   return Error::success();
@@ -2400,6 +2435,12 @@ Error EmulatorImpl::run() {
   if (Trace || NumGroups >= UINT32_MAX)
     Threads = 1;
   Threads = unsigned(std::min<uint64_t>(Threads, NumGroups));
+  // Each thread holds RunnersPerThread workgroups' local memory at once;
+  // large local memories run on fewer threads, so that --jobs N costs at
+  // most MaxParallelLocal bytes of it (one workgroup's always runs).
+  uint64_t PerThread = uint64_t(RunnersPerThread) * std::max(LocalSize, 1u);
+  Threads = unsigned(std::clamp<uint64_t>(MaxParallelLocal / PerThread, 1,
+                                          std::max(Threads, 1u)));
   Error Result = Threads > 1 ? runParallel(NumGroups, Threads)
                              : runSequential(NumGroups);
   // Fold per-opcode counts into the statistics classes (formats/isa.md §4.21).
