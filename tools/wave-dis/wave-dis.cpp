@@ -42,7 +42,7 @@ int main(int Argc, char **Argv) {
                 "not a .wbin");
 
   return tool::runMain(*App, Argc, Argv, [&]() -> int {
-    auto BufOrErr = tool::readInput(Input);
+    auto BufOrErr = tool::readInput(Input, WbinMagic);
     if (!BufOrErr) {
       tool::printFileError(ToolName, Input, BufOrErr.takeError());
       return tool::ExitUsage;

@@ -62,7 +62,7 @@ int main(int Argc, char **Argv) {
     std::vector<LinkInput> In;
     int RC = tool::ExitSuccess;
     for (const std::string &Path : Inputs) {
-      auto Buf = tool::readInput(Path);
+      auto Buf = tool::readInput(Path, WbinMagic);
       if (!Buf) {
         tool::printFileError(ToolName, Path, Buf.takeError());
         return tool::ExitUsage;

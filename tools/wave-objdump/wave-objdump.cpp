@@ -62,7 +62,7 @@ int main(int Argc, char **Argv) {
     std::string Text;
     llvm::raw_string_ostream OS(Text);
     for (const std::string &In : Inputs) {
-      auto Buf = readInput(In);
+      auto Buf = readInput(In, WbinMagic);
       if (!Buf) {
         printFileError(ToolName, In, Buf.takeError());
         RC = ExitUsage;

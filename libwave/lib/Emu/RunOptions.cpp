@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/RunOptions.h"
 #include "wave/Support/HexDump.h"
+#include "wave/Support/ReadFile.h"
 #include "wave/Emu/FloatFormat.h"
 #include "wave/ISA/ISA.h"
 
@@ -340,12 +341,12 @@ Expected<std::vector<uint8_t>> makeBuffer(StringRef Value, WbinType Elem,
     StringRef Path = Value.drop_front();
     if (Path.empty())
       return bad(What + ": '@' needs a file name");
-    auto Buf = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+    // Device memory is at most 4 GiB: so is a buffer.
+    auto Buf = readFileBounded(Path);
     if (!Buf)
-      return createStringError(Buf.getError(), "%s: file '%s': %s",
+      return createStringError(inconvertibleErrorCode(), "%s: file '%s': %s",
                                What.str().c_str(), Path.str().c_str(),
-                               Buf.getError().message().c_str());
+                               toString(Buf.takeError()).c_str());
     StringRef B = (*Buf)->getBuffer();
     if (B.size() % Size)
       return bad(What + ": file '" + Path + "' has " + Twine(B.size()) +
@@ -710,11 +711,12 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
     }
   }
   for (const auto &[Off, Path] : Opts.Args) {
-    auto Buf = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+    // What does not fit in device memory from Off on is an error anyway.
+    uint64_t Size = E.deviceMemory().size();
+    auto Buf = readFileBounded(Path, Off < Size ? Size - Off : 0);
     if (!Buf)
-      return createStringError(Buf.getError(), "--arg file '%s': %s",
-                               Path.c_str(), Buf.getError().message().c_str());
+      return createStringError(inconvertibleErrorCode(), "--arg file '%s': %s",
+                               Path.c_str(), toString(Buf.takeError()).c_str());
     StringRef B = (*Buf)->getBuffer();
     if (Error Er = E.writeDevice(
             Off, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(B.data()),

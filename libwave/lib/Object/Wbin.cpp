@@ -37,8 +37,9 @@ int WbinFile::findKernel(StringRef Name) const {
 }
 
 bool isWbin(ArrayRef<uint8_t> Bytes) {
-  return Bytes.size() >= 4 && Bytes[0] == 'W' && Bytes[1] == 'A' &&
-         Bytes[2] == 'V' && Bytes[3] == 'E';
+  return llvm::StringRef(reinterpret_cast<const char *>(Bytes.data()),
+                         Bytes.size())
+      .starts_with(WbinMagic);
 }
 
 static void appendLE16(std::vector<uint8_t> &Out, uint16_t V) {

@@ -3,6 +3,7 @@
 
 #include "wave/ISA/ISA.h"
 #include "wave/Object/Wbin.h"
+#include "wave/Support/ReadFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -116,12 +117,9 @@ void printBinaryError(StringRef ToolName, StringRef File, Error E,
 
 StringRef displayName(StringRef Path) { return Path == "-" ? "<stdin>" : Path; }
 
-Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path) {
-  auto BufOrErr = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
-                                               /*RequiresNullTerminator=*/true);
-  if (!BufOrErr)
-    return errorCodeToError(BufOrErr.getError());
-  return std::move(*BufOrErr);
+Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path,
+                                                  StringRef RequiredPrefix) {
+  return readFileBounded(Path, MaxInputBytes, RequiredPrefix);
 }
 
 /// Writes \p Path in place: for what is not a regular file (a device such

@@ -277,7 +277,10 @@ std::vector<uint8_t> writeWbin(const WbinFile &F,
 /// naming the offending file offset; never reads outside \p Bytes.
 llvm::Expected<WbinFile> readWbin(llvm::ArrayRef<uint8_t> Bytes);
 
-/// True if \p Bytes starts with the `.wbin` magic.
+/// The 4 bytes every `.wbin` starts with (formats/wbin.md "Header (32 bytes)").
+inline constexpr llvm::StringLiteral WbinMagic = "WAVE";
+
+/// True if \p Bytes starts with WbinMagic.
 bool isWbin(llvm::ArrayRef<uint8_t> Bytes);
 
 } // namespace wave

@@ -64,9 +64,13 @@ void printFileError(llvm::StringRef ToolName, llvm::StringRef File,
 void printBinaryError(llvm::StringRef ToolName, llvm::StringRef File,
                       llvm::Error E, uint64_t BaseOffset = 0);
 
-/// Reads \p Path, or stdin when it is "-". Fails with the OS error message.
+/// Reads \p Path, or stdin when it is "-", whole and at most MaxInputBytes
+/// (readFileBounded(), wave/Support/ReadFile.h): an input that does not end
+/// fails with "larger than N bytes". With \p RequiredPrefix (a `.wbin`'s
+/// magic, for tools that read nothing else), a stream that starts otherwise
+/// is read no further. Fails with the OS error message otherwise.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-readInput(llvm::StringRef Path);
+readInput(llvm::StringRef Path, llvm::StringRef RequiredPrefix = "");
 
 /// Name to use for \p Path in diagnostics ("<stdin>" for "-").
 llvm::StringRef displayName(llvm::StringRef Path);
