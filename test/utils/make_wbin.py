@@ -2,15 +2,17 @@
 """make_wbin.py: build a one-kernel .wbin from raw instruction words.
 
 Usage:
-  make_wbin.py OUT [--name NAME] [--regs N] [--local BYTES] [--wg X,Y,Z]
-               [--code-size BYTES] WORD...
+  make_wbin.py OUT [--name NAME | --name-hex HEX] [--regs N] [--local BYTES]
+               [--wg X,Y,Z] [--code-size BYTES] WORD...
 
 Writes the container of formats/wbin.md "Writer algorithm" (header, code, symbol table, metadata)
 around the given 32-bit words (hex like 3F000090 or 0x3F000090), so tests can
 run encodings the assembler never produces (invalid opcodes or modifiers,
 reserved bits, unassembled compare codes, special-register indices >= 20).
 --code-size overrides the header's code_size and the kernel's code_size (to
-cut the last instruction short, formats/isa.md D24). Standard library only.
+cut the last instruction short, formats/isa.md D24). --name-hex gives the
+kernel name as raw bytes (for names no assembler writes: control characters,
+invalid UTF-8). Standard library only.
 """
 import argparse
 import struct
@@ -21,6 +23,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("words", nargs="+")
     ap.add_argument("--name", default="k")
+    ap.add_argument("--name-hex", default=None)
     ap.add_argument("--regs", type=int, default=32)
     ap.add_argument("--local", type=int, default=0)
     ap.add_argument("--wg", default="1,1,1")
@@ -29,7 +32,8 @@ def main():
     code = b"".join(struct.pack("<I", int(w, 16)) for w in a.words)
     size = len(code) if a.code_size is None else a.code_size
     code = code[:size]
-    sym = a.name.encode() + b"\0"
+    name = bytes.fromhex(a.name_hex) if a.name_hex else a.name.encode()
+    sym = name + b"\0"
     sym_off = 0x20 + len(code)
     meta_off = sym_off + len(sym)
     wx, wy, wz = (int(v) for v in a.wg.split(","))

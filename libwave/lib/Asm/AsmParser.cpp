@@ -387,8 +387,8 @@ bool Parser::parseUnitStart(const Token &D, bool IsFunction) {
                 " name '" + NameTok.Text + "'",
             SMRange(NameTok.getLoc(), NameTok.getEndLoc()), It->second.getLoc(),
             "previous definition is here");
-    if (IsFunction || Opts.Relocatable)
-      checkUTF8(NameTok, NameTok.Text);
+    // Every reader checks kernel names too (formats/wbin.md).
+    checkUTF8(NameTok, NameTok.Text);
     UnitDef U;
     U.IsFunction = IsFunction;
     U.NameTok = NameTok;

@@ -717,6 +717,18 @@ Expected<WbinFile> readWbin(ArrayRef<uint8_t> Bytes) {
         return fail(K.NameOffset, "kernel " + Twine(I) +
                                       " name is not NUL-terminated inside "
                                       "the symbol table");
+      // Names are printed by every tool: valid UTF-8 without control
+      // characters (no terminal escapes, no line breaks).
+      const UTF8 *P = Begin;
+      if (!isLegalUTF8String(&P, Nul))
+        return fail(uint64_t(P - Bytes.data()),
+                    "kernel " + Twine(I) + " name is not valid UTF-8");
+      const uint8_t *Ctl =
+          std::find_if(Begin, Nul, [](uint8_t C) { return C < 0x20 || C == 0x7F; });
+      if (Ctl != Nul)
+        return fail(uint64_t(Ctl - Bytes.data()),
+                    "kernel " + Twine(I) + " name contains control character 0x" +
+                        Twine::utohexstr(*Ctl));
       K.Name.assign(Begin, Nul);
     }
     if (!rangeFits(K.CodeOffset, K.CodeSize, H.CodeSize))
