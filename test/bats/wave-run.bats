@@ -47,7 +47,7 @@ setup() {
 @test "the instruction limit exits 3 without dumps" {
   run -3 --separate-stderr wave-run tiny.wbin --max-instructions 3 --dump-u32 0:4
   assert_output ""
-  [ "$stderr" = "wave-run: error: instruction limit exceeded: 4 instructions (limit: 3) at PC 0x00000014" ]
+  [ "$stderr" = "wave-run: error: instruction limit exceeded: 4 instructions (limit: 3) at PC 0x00000014 in kernel 'tiny', workgroup (0,0,0)" ]
 }
 
 @test "an unknown flag is a usage error (exit 2)" {

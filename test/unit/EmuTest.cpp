@@ -1026,7 +1026,7 @@ TEST(EmuControl, InstructionLimit) {
   ASSERT_FALSE(R.Ok);
   EXPECT_EQ(R.Kind, EmuErrorKind::Limit);
   EXPECT_EQ(R.Error, "instruction limit exceeded: 101 instructions (limit: "
-                     "100) at PC 0x00000004");
+                     "100) at PC 0x00000004 in kernel 'k', workgroup (0,0,0)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1159,7 +1159,8 @@ TEST(EmuLockstep, InstructionLimitMidRound) {
   ASSERT_FALSE(Lock.Ok);
   EXPECT_EQ(Lock.Kind, EmuErrorKind::Limit);
   EXPECT_EQ(Lock.Error, "instruction limit exceeded: 11 instructions (limit: "
-                        "10) at PC 0x00000010");
+                        "10) at PC 0x00000010 in kernel 'k', workgroup "
+                        "(0,0,0)");
 }
 
 // Whole-wave loads of every width with addresses that are one broadcast

@@ -608,9 +608,11 @@ bool WorkgroupRunner::deadlockFault() {
 bool WorkgroupRunner::limitFault(uint64_t Steps, const DInst &I) {
   std::string Msg;
   raw_string_ostream OS(Msg);
+  // The reference's text (formats/isa.md §4.20), then where, as faults say.
   OS << "instruction limit exceeded: " << Steps
      << " instructions (limit: " << Cfg.MaxInstructions << ") at PC "
-     << format("0x%08x", I.PC);
+     << format("0x%08x", I.PC) << " in kernel '" << Name << "', workgroup ("
+     << WgId[0] << ',' << WgId[1] << ',' << WgId[2] << ")";
   Fault.emplace(EmuErrorKind::Limit, std::move(Msg), I.PC);
   return false;
 }
