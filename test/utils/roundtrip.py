@@ -7,7 +7,8 @@ Finds every .wave file under REPOROOT (skipping build*/ and hidden
 directories), assembles it, disassembles the object, re-assembles the text
 and compares the two objects byte for byte. Files expected not to assemble
 are skipped by convention: their name starts with "bad-", or they contain a
-"RUN: not wave-as" line. Prints one line per failure and a summary; exits 1
+"RUN: not wave-as" line. A relocatable object's source (an `.extern` or
+`.global` directive, or no kernel) is assembled with -c both times. Prints one line per failure and a summary; exits 1
 if any file failed.
 """
 import os
@@ -17,6 +18,15 @@ import sys
 import tempfile
 
 EXPECTED_BAD = re.compile(r"RUN:.*\bnot\s+wave-as\b")
+OBJECT_DIRECTIVE = re.compile(r"^\s*\.(extern|global)\b", re.M)
+KERNEL_DIRECTIVE = re.compile(r"^\s*\.kernel\b", re.M)
+
+
+def is_object(path):
+    """Whether PATH is the source of a relocatable object (wave-as -c)."""
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    return bool(OBJECT_DIRECTIVE.search(text)) or not KERNEL_DIRECTIVE.search(text)
 
 
 def wave_files(root):
@@ -55,7 +65,8 @@ def main():
             if expected_to_fail(path):
                 skipped += 1
                 continue
-            r = run([wave_as, "-W", "none", path, "-o", a])
+            c = ["-c"] if is_object(path) else []
+            r = run([wave_as, "-W", "none"] + c + [path, "-o", a])
             if r.returncode != 0:
                 failures.append(f"{rel}: wave-as failed:\n{r.stderr.decode()}")
                 continue
@@ -63,7 +74,7 @@ def main():
             if r.returncode != 0:
                 failures.append(f"{rel}: wave-dis failed:\n{r.stderr.decode()}")
                 continue
-            r = run([wave_as, "-W", "none", text, "-o", b])
+            r = run([wave_as, "-W", "none"] + c + [text, "-o", b])
             if r.returncode != 0:
                 failures.append(f"{rel}: re-assembly failed:\n{r.stderr.decode()}")
                 continue
