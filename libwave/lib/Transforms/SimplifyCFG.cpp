@@ -28,6 +28,8 @@
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Casting.h"
@@ -136,37 +138,30 @@ private:
   /// Predecessor lists of every block, kept up to date by mergeBlocks and
   /// bypassEmpty as they edit branches, so that each round costs
   /// O(blocks + edges) instead of one CFG rebuild per block (the CFG of
-  /// CFG.h is a snapshot). Like CFG.h, each predecessor appears once and
-  /// the lists are in block order.
+  /// CFG.h is a snapshot). Like CFG.h, each predecessor appears once; the
+  /// lists start in block order, and bypassEmpty appends to them.
   struct PredMap {
     DenseMap<const BasicBlock *, SmallVector<BasicBlock *, 2>> Preds;
-    DenseMap<const BasicBlock *, unsigned> Index;
+    /// Every (block, predecessor) edge ever listed.
+    DenseSet<std::pair<const BasicBlock *, const BasicBlock *>> Added;
 
     explicit PredMap(const Function &F) {
-      for (unsigned I = 0; I < F.numBlocks(); ++I)
-        Index[F.blocks()[I].get()] = I;
       for (const auto &BB : F.blocks()) {
         Preds[BB.get()];
         for (BasicBlock *S : BB->successors()) {
           auto &L = Preds[S];
-          if (L.empty() || L.back() != BB.get())
+          if (Added.insert({S, BB.get()}).second)
             L.push_back(BB.get());
         }
       }
     }
     SmallVector<BasicBlock *, 2> &of(const BasicBlock *BB) { return Preds[BB]; }
-    void remove(const BasicBlock *BB, const BasicBlock *P) {
-      llvm::erase(Preds[BB], P);
-    }
-    /// Adds \p P to the predecessors of \p BB at its block-order place.
-    void add(const BasicBlock *BB, BasicBlock *P) {
-      auto &L = Preds[BB];
-      if (is_contained(L, P))
-        return;
-      unsigned PI = Index.lookup(P);
-      auto *It =
-          llvm::find_if(L, [&](BasicBlock *X) { return Index.lookup(X) > PI; });
-      L.insert(It, P);
+    /// Adds \p P to the predecessors of \p BB, at the end (bypassEmpty
+    /// does not depend on their order), in O(1): a set of the edges added
+    /// keeps each once.
+    void addUnordered(const BasicBlock *BB, BasicBlock *P) {
+      if (Added.insert({BB, P}).second)
+        Preds[BB].push_back(P);
     }
   };
 
@@ -212,35 +207,76 @@ private:
     return Changed;
   }
 
+  /// Whether \p BB holds only `br` and may be bypassed.
+  static bool isEmptyBranch(const Function &F, BasicBlock *BB) {
+    return BB != F.entry() && BB->size() == 1 &&
+           BB->front().opcode() == Opcode::Br;
+  }
+
+  /// Where a branch to empty block \p BB ends up: the first block along
+  /// its chain of empty blocks that is not one, and the empty block that
+  /// branches to it (whose phi entries there are the chain's). Memoised, so
+  /// that a chain of n empty blocks costs O(n) over the whole round, not
+  /// one hop per predecessor per block (O(n^2) edges moved, and O(n^3)
+  /// with the predecessor lists' upkeep, on n nested ifs). A cycle of
+  /// empty blocks ends at the block where it closes.
+  std::pair<BasicBlock *, BasicBlock *>
+  finalTarget(const Function &F, BasicBlock *BB,
+              DenseMap<BasicBlock *, std::pair<BasicBlock *, BasicBlock *>>
+                  &Memo) {
+    SmallVector<BasicBlock *, 8> Path;
+    SmallPtrSet<BasicBlock *, 8> OnPath;
+    BasicBlock *Cur = BB, *Last = nullptr;
+    while (isEmptyBranch(F, Cur)) {
+      auto It = Memo.find(Cur);
+      if (It != Memo.end()) {
+        std::tie(Cur, Last) = It->second;
+        break;
+      }
+      if (!OnPath.insert(Cur).second)
+        break;
+      Path.push_back(Cur);
+      Last = Cur;
+      Cur = Cur->front().block(0);
+    }
+    for (BasicBlock *B : Path)
+      Memo[B] = {Cur, Last};
+    return {Cur, Last};
+  }
+
   bool bypassEmpty(Function &F, PassStats &Stats) {
     bool Changed = false;
     PredMap PM(F);
+    DenseMap<BasicBlock *, std::pair<BasicBlock *, BasicBlock *>> Memo;
     for (unsigned Idx = 1; Idx < F.numBlocks(); ++Idx) {
       BasicBlock *BB = F.blocks()[Idx].get();
-      if (BB->size() != 1 || BB->front().opcode() != Opcode::Br)
+      if (!isEmptyBranch(F, BB))
         continue;
-      BasicBlock *S = BB->front().block(0);
-      if (S == BB)
+      auto [S, Last] = finalTarget(F, BB, Memo);
+      if (S == BB || !Last)
         continue;
       bool SPhis = hasPhis(S);
       SmallVector<BasicBlock *, 4> BBPreds(PM.of(BB).begin(), PM.of(BB).end());
+      SmallVector<BasicBlock *, 2> Kept;
       for (BasicBlock *P : BBPreds) {
         Instruction *PT = P->terminator();
-        if (SPhis && is_contained(PT->blocks(), S))
+        if (SPhis && is_contained(PT->blocks(), S)) {
+          Kept.push_back(P);
           continue;
+        }
         for (unsigned K = 0; K < PT->blocks().size(); ++K)
           if (PT->block(K) == BB)
             PT->setBlock(K, S);
-        PM.remove(BB, P);
-        PM.add(S, P);
+        PM.addUnordered(S, P);
         for (Instruction &Phi : S->insts()) {
           if (!Phi.isPhi())
             break;
-          Phi.addIncoming(Phi.incomingFor(BB), P);
+          Phi.addIncoming(Phi.incomingFor(Last), P);
         }
         Stats.add(name(), "branches redirected");
         Changed = true;
       }
+      PM.of(BB).assign(Kept.begin(), Kept.end());
       // BB may now be unreachable; removeUnreachable deletes it and its
       // phi entries in S on the next round.
     }
