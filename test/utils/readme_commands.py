@@ -3,7 +3,7 @@
 
 Usage: readme_commands.py SOURCE_DIR BINDIR
 
-Takes the ```sh blocks of SOURCE_DIR/README.md in order, joins lines ending
+Takes the ```sh blocks of README.md (in SOURCE_DIR) in order, joins lines ending
 in a backslash, drops comments, and runs each command with bash (pipefail)
 in a scratch directory that holds copies of examples/ and test/lit/ (the
 paths the commands name), with BINDIR first on PATH. A command that needs

@@ -7,6 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "wave/IR/Dominators.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <functional>
+
 using namespace llvm;
 
 namespace wave::mir {
@@ -27,11 +31,18 @@ computeImmediateDominators(ArrayRef<SmallVector<unsigned, 2>> PredNums) {
     }
     return A;
   };
+  // Each node's predecessors, latest in RPO first: the intersect's fingers
+  // then climb from where the previous one stopped. In block order, a join
+  // of n branches of a chain (n nested ifs) climbs 1 + 2 + ... + n steps:
+  // 76% of -O2's time at 25,000 nested ifs, quadratic.
+  std::vector<SmallVector<unsigned, 2>> Preds(PredNums.begin(), PredNums.end());
+  for (auto &P : Preds)
+    llvm::sort(P, std::greater<unsigned>());
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (unsigned I = 1; I < Doms.size(); ++I) {
       unsigned NewIDom = None;
-      for (unsigned PN : PredNums[I]) {
+      for (unsigned PN : Preds[I]) {
         if (Doms[PN] == None)
           continue;
         NewIDom = NewIDom == None ? PN : Intersect(PN, NewIDom);

@@ -246,11 +246,22 @@ public:
     bool Changed = false;
     Done.clear();
     // One loop at a time, innermost first; analyses are rebuilt after each
-    // change (as in LICM.cpp).
+    // change (as in LICM.cpp), and only then: a loop left as it is keeps
+    // them valid, so a nest of d loops that mostly stay costs O(d) picks
+    // per rebuild, not one rebuild per loop (O(d^3 log d): 1.5 s at depth
+    // 200).
+    std::unique_ptr<CFG> GP;
+    std::unique_ptr<DominatorTree> DTP;
+    std::unique_ptr<LoopInfo> LIP;
     for (;;) {
-      CFG G(F);
-      DominatorTree DT(G);
-      LoopInfo LI(DT);
+      if (!LIP) {
+        DTP.reset();
+        GP = std::make_unique<CFG>(F);
+        DTP = std::make_unique<DominatorTree>(*GP);
+        LIP = std::make_unique<LoopInfo>(*DTP);
+      }
+      const CFG &G = *GP;
+      LoopInfo &LI = *LIP;
       Loop *L = nullptr;
       for (const auto &Cand : reverse(LI.loops()))
         if (!Done.count(Cand->header()) &&
@@ -270,6 +281,7 @@ public:
         unroll(F, *L, *S, *N, /*Full=*/true);
         Stats.add(name(), "loops fully unrolled");
         Changed = true;
+        LIP.reset();
         continue;
       }
       if (!L->subLoops().empty() || S->Exiting != S->Latch ||
@@ -295,6 +307,7 @@ public:
       unroll(F, *L, *S, Factor, /*Full=*/false);
       Stats.add(name(), "loops partially unrolled");
       Changed = true;
+      LIP.reset();
     }
   }
 
