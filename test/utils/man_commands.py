@@ -10,29 +10,17 @@ line without "$ " continues the command before it when that one ends in "|"
 or a backslash, and is otherwise the output the page shows, which is not
 checked. The mdoc escapes \\e, \\(aq, \\(dq, \\- and \\& become the
 characters they print; any other escape in a command is a failure. The
-commands of one page run in order, each with bash (pipefail), in one
-scratch directory of the page's own that holds copies of examples/ and
-test/lit/ (the files the commands name; a command may use what an earlier
-command of the same page made), with BINDIR first on PATH. A command that
-needs what a test machine lacks is skipped, and said so: an AMD GPU
-(--device=hsa, --list-devices), or building and installing the project
-itself (scripts/, cmake, ninja), which the suite's own build already does.
-Every other command must exit 0. Prints one line per command ("ok", "skip"
+commands of one page run in order, as doc_commands.py says, in a scratch
+directory of the page's own (a command may use what an earlier command of
+the same page made). Prints one line per command ("ok", "skip"
 or "FAIL" with its output) and a summary; exits 1 on any failure.
 """
 import glob
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 
-SKIP = [
-    (re.compile(r"--device=hsa|--list-devices"), "needs an AMD GPU"),
-    (re.compile(r"^(bash scripts/|scripts/|cmake |ninja )"),
-     "builds the project (the suite's own build and examples/ tests do)"),
-]
+from doc_commands import Runner, scratch, tool_env
 
 # What each mdoc escape that may appear in a command prints.
 ESCAPES = {r"\e": "\\", r"\(aq": "'", r"\(dq": '"', r"\-": "-", r"\&": ""}
@@ -92,40 +80,21 @@ def commands(page):
 def main(argv):
     if len(argv) != 3:
         sys.exit(__doc__)
-    src, bindir = argv[1], os.path.abspath(argv[2])
-    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"],
-               WAVE_BIN=bindir)
+    src, bindir = argv[1], argv[2]
+    env = tool_env(bindir)
     pages = sorted(glob.glob(os.path.join(src, "man", "*.1")))
     pages.append(os.path.join(src, "man", "wave.7"))
-    ran = skipped = 0
-    failed = []
+    runner = Runner()
     for page in pages:
         name = os.path.basename(page)
         print(f"# {name}")
-        with tempfile.TemporaryDirectory() as tmp:
-            shutil.copytree(os.path.join(src, "examples"), os.path.join(tmp, "examples"))
-            shutil.copytree(os.path.join(src, "test", "lit"),
-                            os.path.join(tmp, "test", "lit"))
+        with scratch(src) as tmp:
             for cmd, error in commands(page):
                 if error:
-                    failed.append(cmd)
-                    print(f"FAIL: {name}: {cmd}\n  {error}")
-                    continue
-                why = next((w for r, w in SKIP if r.search(cmd)), None)
-                if why:
-                    print(f"skip: {cmd}  ({why})")
-                    skipped += 1
-                    continue
-                r = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=tmp,
-                                   env=env, capture_output=True, text=True, timeout=600)
-                ran += 1
-                if r.returncode:
-                    failed.append(cmd)
-                    print(f"FAIL: {name}: {cmd}\n  exit {r.returncode}\n{r.stdout}{r.stderr}")
+                    runner.fail(cmd, error, f"{name}: ")
                 else:
-                    print(f"ok: {cmd}")
-    print(f"man page commands: {ran} ran, {len(failed)} failed, {skipped} skipped")
-    return 1 if failed else 0
+                    runner.run(cmd, tmp, env, f"{name}: ")
+    return runner.summary("man page commands")
 
 
 if __name__ == "__main__":
