@@ -249,6 +249,30 @@ only_files() {
   [ -z "$(ls -A tmp)" ] || fail "left in TMPDIR: $(ls -A tmp)"
 }
 
+@test "SIGTERM and SIGINT stop clang and leave nothing in TMPDIR" {
+  mkdir tmp
+  # A clang that writes its pid and waits; ld.lld is never reached.
+  fake_tool slow-clang 'echo $$ > "$PWD/clang.pid"; exec sleep 30'
+  for sig in TERM INT; do
+    rm -f clang.pid
+    TMPDIR="$PWD/tmp" WAVE_CLANG="$PWD/bin/slow-clang" \
+      wave-as "${AMD[@]}" --mcpu=gfx942 va.wave -o x.hsaco &
+    as=$!
+    for _ in $(seq 100); do [ -s clang.pid ] && break; sleep 0.1; done
+    [ -s clang.pid ] || fail "the fake clang never started"
+    [ -n "$(ls -A tmp)" ] || fail "no temporary directory while clang runs"
+    kill -s "$sig" "$as"
+    st=0
+    wait "$as" || st=$?
+    [ "$st" -eq 130 ] || fail "SIG$sig: exit status $st, expected 130"
+    # (Reparented, the killed clang is reaped a moment later.)
+    for _ in $(seq 50); do kill -0 "$(cat clang.pid)" 2>/dev/null || break; sleep 0.1; done
+    ! kill -0 "$(cat clang.pid)" 2>/dev/null || fail "SIG$sig: clang still runs"
+    [ -z "$(ls -A tmp)" ] || fail "SIG$sig: left in TMPDIR: $(ls -A tmp)"
+    [ ! -e x.hsaco ] || fail "SIG$sig: an output was written"
+  done
+}
+
 @test "a code object is refused to a terminal without -f; assembly text is not" {
   command -v script >/dev/null || skip "script(1) not available"
   needs_toolchain

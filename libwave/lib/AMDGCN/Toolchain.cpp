@@ -10,6 +10,10 @@
 // error go to files in that directory, so a failure can be reported with
 // what the tool said; the directory is removed on every path by a guard
 // object, also when an exception (std::bad_alloc) unwinds through here.
+// SIGINT and SIGTERM (LLVM's interrupt signals) stop the running tool and
+// remove the directory too: its files are registered with
+// RemoveFileOnSignal, and an interrupt function kills the child and removes
+// the then empty directory, using only async-signal-safe calls.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/AMDGCN/Toolchain.h"
@@ -21,9 +25,15 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <optional>
+
+#include <csignal>
+#include <sys/types.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -90,6 +100,24 @@ Expected<std::string> findTool(const ToolSpec &T, StringRef FromOption) {
                          " on PATH");
 }
 
+/// What an interrupt must clean up: the one temporary directory and the
+/// one tool running at a time (a tool's whole run is one buildCodeObject),
+/// as plain data an async-signal-safe handler can read.
+char InterruptDir[4096];
+volatile sig_atomic_t InterruptChild = 0;
+
+/// Called by LLVM's SIGINT/SIGTERM handler after it has removed the files
+/// registered with RemoveFileOnSignal: stops the tool, removes the empty
+/// directory, and ends the process as the signal would (exit status 130,
+/// the shell's value for SIGINT).
+void onInterrupt() {
+  if (InterruptChild > 0)
+    ::kill(pid_t(InterruptChild), SIGTERM);
+  if (InterruptDir[0])
+    ::rmdir(InterruptDir);
+  ::_exit(130);
+}
+
 /// A private temporary directory, removed with everything in it when the
 /// object dies.
 class TempDir {
@@ -101,26 +129,40 @@ public:
       return createStringError(EC, "cannot create a temporary directory: " +
                                        EC.message());
     D.Owned = true;
+    if (D.Path.size() < sizeof(InterruptDir)) {
+      std::memcpy(InterruptDir, D.Path.c_str(), D.Path.size() + 1);
+      sys::SetInterruptFunction(onInterrupt);
+    }
     return D;
   }
-  TempDir(TempDir &&O) : Path(std::move(O.Path)), Owned(O.Owned) {
+  TempDir(TempDir &&O)
+      : Path(std::move(O.Path)), Files(std::move(O.Files)), Owned(O.Owned) {
     O.Owned = false;
   }
   TempDir &operator=(TempDir &&) = delete;
   ~TempDir() {
-    if (Owned)
-      (void)sys::fs::remove_directories(Path, /*IgnoreErrors=*/true);
+    if (!Owned)
+      return;
+    sys::SetInterruptFunction(nullptr);
+    InterruptDir[0] = 0;
+    for (const std::string &F : Files)
+      sys::DontRemoveFileOnSignal(F);
+    (void)sys::fs::remove_directories(Path, /*IgnoreErrors=*/true);
   }
   StringRef path() const { return Path; }
-  std::string file(StringRef Name) const {
+  /// The path of file \p Name in the directory, removed on SIGINT/SIGTERM.
+  std::string file(StringRef Name) {
     SmallString<256> P(Path);
     sys::path::append(P, Name);
-    return std::string(P);
+    Files.push_back(std::string(P));
+    sys::RemoveFileOnSignal(Files.back());
+    return Files.back();
   }
 
 private:
   TempDir() = default;
   SmallString<256> Path;
+  std::vector<std::string> Files;
   bool Owned = false;
 };
 
@@ -143,16 +185,24 @@ std::string readToolOutput(StringRef Path, StringRef Dir) {
 /// stdout/stderr to files in \p Dir. Fails with "NAME failed (exit N):",
 /// "NAME failed (signal: ...):" or "cannot run NAME 'PATH': ..." followed
 /// by the tool's stderr (or, when that is empty, its stdout).
-Error runTool(StringRef Name, ArrayRef<StringRef> Args, const TempDir &Dir) {
+Error runTool(StringRef Name, ArrayRef<StringRef> Args, TempDir &Dir) {
   std::string Out = Dir.file(Name.str() + ".stdout");
   std::string Err = Dir.file(Name.str() + ".stderr");
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out),
                                           StringRef(Err)};
   std::string ErrMsg;
   bool ExecFailed = false;
-  int RC = sys::ExecuteAndWait(Args[0], Args, /*Env=*/std::nullopt, Redirects,
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg,
-                               &ExecFailed);
+  // ExecuteAndWait's parts, so that an interrupt knows whom to stop.
+  sys::ProcessInfo PI =
+      sys::ExecuteNoWait(Args[0], Args, /*Env=*/std::nullopt, Redirects,
+                         /*MemoryLimit=*/0, &ErrMsg, &ExecFailed);
+  int RC = -1;
+  if (PI.Pid) {
+    InterruptChild = PI.Pid;
+    PI = sys::Wait(PI, /*SecondsToWait=*/std::nullopt, &ErrMsg);
+    InterruptChild = 0;
+    RC = PI.ReturnCode;
+  }
   if (RC == 0)
     return Error::success();
 

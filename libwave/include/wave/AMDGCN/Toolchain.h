@@ -38,7 +38,9 @@ struct ToolchainRequest {
 llvm::Expected<Toolchain> findToolchain(const ToolchainRequest &Req);
 
 /// Assembles \p AsmText for \p MCPU and links it into a shared code object.
-/// Temporary files are removed on every path. When a tool fails, the error
+/// Temporary files are removed on every path; on SIGINT or SIGTERM the
+/// running tool is killed, the files removed and the process ends with exit
+/// status 130. One call at a time per process. When a tool fails, the error
 /// message is "clang failed (exit N):" or "ld.lld failed (exit N):" followed
 /// by the tool's stderr.
 llvm::Expected<std::vector<uint8_t>>
