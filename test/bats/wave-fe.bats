@@ -163,3 +163,24 @@ PY
   [[ "$output" == *"use of undeclared name 'nope'"* ]]
   [ ! -e "$BATS_TEST_TMPDIR/out/broken.py.wbin" ]
 }
+
+@test "--debug-prefix-map makes builds in different directories byte-identical" {
+  cd "$BATS_TEST_TMPDIR"
+  mkdir -p a/src b/src
+  cp "$WAVE_SOURCE_DIR/examples/vector_add.py" a/src/
+  cp "$WAVE_SOURCE_DIR/examples/vector_add.py" b/src/
+  for d in a b; do
+    wave-fe "$PWD/$d/src/vector_add.py" --debug-prefix-map "$PWD/$d=/build" |
+      wave-opt -O2 | wave-ra | wave-as -o "$d.wbin"
+    wave-fe "$PWD/$d/src/vector_add.py" | wave-opt -O2 | wave-ra | wave-as -o "$d-plain.wbin"
+  done
+  cmp a.wbin b.wbin
+  ! cmp -s a-plain.wbin b-plain.wbin
+  run wave-fe "$PWD/a/src/vector_add.py" --debug-prefix-map /nowhere=/x --debug-prefix-map "$PWD/a=/first" \
+    --debug-prefix-map "$PWD/a/src=/last"
+  assert_success
+  assert_line 'source_filename = "/last/vector_add.py"'
+  run wave-fe a/src/vector_add.py --debug-prefix-map nothing
+  assert_failure 2
+  assert_output --partial "expected OLD=NEW"
+}

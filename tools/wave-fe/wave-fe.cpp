@@ -42,6 +42,19 @@ static bool parseWorkgroupSize(llvm::StringRef S,
   return true;
 }
 
+/// \p Path with the OLD prefix of the last matching OLD=NEW in \p Maps
+/// replaced by NEW (clang's -fdebug-prefix-map rule), so that builds in
+/// different directories write the same bytes.
+static std::string remapPrefix(llvm::StringRef Path,
+                               llvm::ArrayRef<std::string> Maps) {
+  for (const std::string &M : llvm::reverse(Maps)) {
+    auto [Old, New] = llvm::StringRef(M).split('=');
+    if (Path.starts_with(Old))
+      return (New + Path.drop_front(Old.size())).str();
+  }
+  return Path.str();
+}
+
 int main(int Argc, char **Argv) {
   auto App = makeApp(ToolName, "Compile a Python, C++, Rust or TypeScript "
                                "kernel to MIR");
@@ -64,6 +77,15 @@ int main(int Argc, char **Argv) {
                   "Workgroup size of kernels that do not give one "
                   "(default 256,1,1)")
       ->type_name("X[,Y[,Z]]");
+  std::vector<std::string> PrefixMaps;
+  App->add_option("--debug-prefix-map", PrefixMaps,
+                  "Record the source path with prefix OLD replaced by NEW in "
+                  "the MIR's source_filename (clang's -fdebug-prefix-map; "
+                  "repeatable, the last matching OLD wins)")
+      ->type_name("OLD=NEW")
+      ->check([](const std::string &V) {
+        return V.find('=') == std::string::npos ? "expected OLD=NEW" : "";
+      });
   App->add_option("-o,--output", Output, "Write to FILE ('-' for stdout)")
       ->type_name("FILE");
   App->add_option("input", Input, "Kernel source file ('-' for stdin)")
@@ -123,7 +145,7 @@ int main(int Argc, char **Argv) {
           }));
 
     Opts.SM = &SM;
-    Opts.SourceFile = displayName(Input).str();
+    Opts.SourceFile = remapPrefix(displayName(Input), PrefixMaps);
     std::unique_ptr<mir::Module> MM = hir::lowerModule(*M, Opts);
     if (llvm::Error E = mir::verifyModule(*MM)) {
       // A lowering bug, not the user's: say so rather than blame the input.
