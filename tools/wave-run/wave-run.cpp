@@ -432,6 +432,11 @@ int main(int Argc, char **Argv) {
     handleAllErrors(
         std::move(RunErr),
         [&](const hsa::HsaError &HE) { RC = reportHsaError(HE); },
+        [&](const WbinError &WE) {
+          // A limit the file's own metadata breaks: located, bad input.
+          tool::printBinaryError(ToolName, Input, make_error<WbinError>(WE));
+          RC = tool::ExitInvalidInput;
+        },
         [&](const EmuError &EE) {
           tool::printError(ToolName, EE.getMessage());
           RC = EE.getKind() == EmuErrorKind::Limit ? tool::ExitLimit

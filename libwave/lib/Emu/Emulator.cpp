@@ -2526,14 +2526,15 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
   E.LocalSize =
       E.Kernel.LocalMemorySize ? E.Kernel.LocalMemorySize : Config.LocalMemory;
   uint64_t T = uint64_t(E.WG[0]) * E.WG[1] * E.WG[2];
-  if (T > 65536)
+  if (T > MaxWorkgroupThreads)
     return createStringError("workgroup of %llu threads is too large (at "
-                             "most 65536)",
-                             (unsigned long long)T);
-  if (E.LocalSize > (uint32_t(1) << 30))
+                             "most %llu)",
+                             (unsigned long long)T,
+                             (unsigned long long)MaxWorkgroupThreads);
+  if (E.LocalSize > MaxLocalMemoryBytes)
     return createStringError("local memory of %u bytes per workgroup is too "
-                             "large (at most 1073741824)",
-                             E.LocalSize);
+                             "large (at most %u)",
+                             E.LocalSize, MaxLocalMemoryBytes);
   E.NumWaves = unsigned((T + E.W - 1) / E.W);
   // Register r of wave w is at row r, lanes [w * Stride, (w + 1) * Stride):
   // one instruction for every wave of a workgroup is one loop over a row.

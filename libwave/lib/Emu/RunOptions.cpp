@@ -670,6 +670,37 @@ prepareNamedLaunch(const WbinFile &File, unsigned K, const RunOptions &Opts,
   return std::optional<NamedLaunch>(std::move(NL));
 }
 
+/// The selected kernel's own sizes (its metadata entry) within what the
+/// emulator runs: a WbinError at the entry's field, so that the file, not
+/// the command line, is named (formats/wbin.md "Kernel entry").
+static Error checkKernelLimits(const WbinFile &File, unsigned K) {
+  if (K >= File.Kernels.size())
+    return Error::success();
+  const KernelInfo &KI = File.Kernels[K];
+  uint64_t Entry = uint64_t(File.Header.MetadataOffset) + 4 +
+                   uint64_t(WbinKernelEntrySize) * K;
+  if (KI.WorkgroupSize[0] > 0) {
+    uint64_t T = uint64_t(KI.WorkgroupSize[0]) *
+                 std::max(KI.WorkgroupSize[1], 1u) *
+                 std::max(KI.WorkgroupSize[2], 1u);
+    if (T > MaxWorkgroupThreads)
+      return make_error<WbinError>(
+          Entry + 12, "kernel '" + KI.Name + "': workgroup size " +
+                          std::to_string(KI.WorkgroupSize[0]) + " x " +
+                          std::to_string(KI.WorkgroupSize[1]) + " x " +
+                          std::to_string(KI.WorkgroupSize[2]) + " is " +
+                          std::to_string(T) + " threads; the emulator runs " +
+                          "at most " + std::to_string(MaxWorkgroupThreads));
+  }
+  if (KI.LocalMemorySize > MaxLocalMemoryBytes)
+    return make_error<WbinError>(
+        Entry + 8, "kernel '" + KI.Name + "': local memory of " +
+                       std::to_string(KI.LocalMemorySize) +
+                       " bytes per workgroup; the emulator gives at most " +
+                       std::to_string(MaxLocalMemoryBytes));
+  return Error::success();
+}
+
 Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
                  raw_ostream &Err, std::vector<OutputFile> *Outputs,
                  KernelExecutor Executor) {
@@ -681,6 +712,8 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
   if (!K)
     return K.takeError();
   Cfg.KernelIndex = *K;
+  if (Error E = checkKernelLimits(File, *K))
+    return E;
   auto NamedOrErr = prepareNamedLaunch(File, *K, Opts, Cfg);
   if (!NamedOrErr)
     return NamedOrErr.takeError();

@@ -122,6 +122,12 @@ private:
   std::optional<uint32_t> PC;
 };
 
+/// The largest workgroup the emulator runs (threads, x * y * z) and the most
+/// local memory a workgroup may have (bytes): bounds of this emulator, not
+/// of the ISA (formats/isa.md §4.1 sets neither).
+inline constexpr uint64_t MaxWorkgroupThreads = 65536;
+inline constexpr uint32_t MaxLocalMemoryBytes = uint32_t(1) << 30;
+
 class EmulatorImpl;
 
 /// One emulation run: device memory, the decoded kernel and statistics.
