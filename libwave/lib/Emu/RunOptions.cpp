@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cerrno>
@@ -744,9 +745,13 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
     }
   }
   for (const auto &[Off, Path] : Opts.Args) {
-    // What does not fit in device memory from Off on is an error anyway.
+    // A stream that does not fit in device memory from Off on is an error
+    // anyway: read no more of it. A regular file is read whole (at most
+    // 4 GiB) and writeDevice() says where it does not fit.
     uint64_t Size = E.deviceMemory().size();
-    auto Buf = readFileBounded(Path, Off < Size ? Size - Off : 0);
+    bool Regular = sys::fs::is_regular_file(Path);
+    auto Buf = readFileBounded(Path, Regular ? MaxInputBytes
+                                             : Off < Size ? Size - Off : 0);
     if (!Buf)
       return createStringError(inconvertibleErrorCode(), "--arg file '%s': %s",
                                Path.c_str(), toString(Buf.takeError()).c_str());
