@@ -1,14 +1,16 @@
 //===- asm-fuzzer.cpp - libFuzzer target for the assembler ----------------===//
 //
-// Feeds arbitrary bytes to the assembler (wave::assemble) and, as a .wbin,
-// to the reader and disassembler. Neither may crash, hang or read out of
-// bounds. When the bytes assemble, the round trip assemble -> disassemble ->
-// assemble must reproduce the same object (formats/wave-asm.md §7, D13-D16); a
-// mismatch traps so that libFuzzer reports it.
+// Feeds arbitrary bytes to the assembler (wave::assemble, then the object
+// linked on its own as wave-as does) and, as a .wbin, to the reader and
+// disassembler. Neither may crash, hang or read out of bounds. When the bytes
+// assemble and link, the round trip assemble -> disassemble -> assemble must
+// reproduce the same executable (formats/wave-asm.md §7, D13-D16); a mismatch
+// traps so that libFuzzer reports it.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Asm/AsmParser.h"
 #include "wave/Asm/Disassembler.h"
+#include "wave/Link/Linker.h"
 #include "wave/Object/Wbin.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -24,7 +26,10 @@ static llvm::Expected<WbinFile> quietAssemble(llvm::StringRef Text) {
   SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(Text, "fuzz"),
                         llvm::SMLoc());
   SM.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
-  return assemble(SM);
+  llvm::Expected<WbinFile> Object = assemble(SM);
+  if (!Object)
+    return Object.takeError();
+  return linkExecutable(std::move(*Object), "fuzz");
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
