@@ -39,8 +39,12 @@ sys.path.insert(0, HERE)
 import wavegen  # noqa: E402
 
 WIDTH = {"gfx942": 64, "gfx950": 64, "gfx90a": 64, "gfx1100": 32, "gfx1200": 32,
-         "gfx1250": 32}
+         "gfx1250": 32, "sm_70": 32, "sm_80": 32, "sm_90": 32}
 ALL_TARGETS = ["gfx942", "gfx950", "gfx90a", "gfx1100", "gfx1200", "gfx1250"]
+# NVIDIA targets (--targets sm_70,sm_80,sm_90): translate-only checks PTX
+# (and ptxas, when $WAVE_PTXAS names one); an executor is wave-run
+# --device=cuda itself.
+NVPTX_TARGETS = ["sm_70", "sm_80", "sm_90"]
 
 
 def find_tool(explicit, name):
@@ -172,21 +176,10 @@ class Runner:
         for target in self.targets:
             self.bump(target, "run")
             msgs = []
-            rc, out, err = run([self.wave_as, "--target=amdgcn-amd-amdhsa", f"--mcpu={target}",
-                                "-S", "k.wbin", "-o", f"{target}.s"], d, self.a.timeout)
-            if rc != 0:
-                msgs.append(f"wave-as -S: {first_line(err)}")
+            if target in NVPTX_TARGETS:
+                msgs = self.translate_nvptx(target, d)
             else:
-                rc, out, err = run([self.llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}",
-                                    "-filetype=obj", f"{target}.s", "-o", os.devnull],
-                                   d, self.a.timeout)
-                if rc != 0 or b"error" in err:
-                    msgs.append(f"llvm-mc: {first_line(err)}")
-                rc, out, err = run([self.wave_as, "--target=amdgcn-amd-amdhsa",
-                                    f"--mcpu={target}", "k.wbin", "-o", f"{target}.hsaco"],
-                                   d, self.a.timeout)
-                if rc != 0:
-                    msgs.append(f"wave-as (code object): {first_line(err)}")
+                msgs = self.translate_amdgcn(target, d)
             if msgs:
                 ok = False
                 self.bump(target, "failed")
@@ -196,6 +189,39 @@ class Runner:
                 self.bump(target, "passed")
         if not ok and self.a.out:
             self.keep(d, f"translate-{seed}", test, {})
+
+    def translate_nvptx(self, target, d):
+        msgs = []
+        rc, out, err = run([self.wave_as, "--target=nvptx64-nvidia-cuda", f"--mcpu={target}",
+                            "k.wbin", "-o", f"{target}.ptx"], d, self.a.timeout)
+        if rc != 0:
+            return [f"wave-as: {first_line(err)}"]
+        ptxas = os.environ.get("WAVE_PTXAS")
+        if ptxas:
+            rc, out, err = run([ptxas, f"-arch={target}", f"{target}.ptx", "-o", os.devnull],
+                               d, self.a.timeout)
+            if rc != 0:
+                msgs.append(f"ptxas: {first_line(err)}")
+        return msgs
+
+    def translate_amdgcn(self, target, d):
+        msgs = []
+        rc, out, err = run([self.wave_as, "--target=amdgcn-amd-amdhsa", f"--mcpu={target}",
+                            "-S", "k.wbin", "-o", f"{target}.s"], d, self.a.timeout)
+        if rc != 0:
+            msgs.append(f"wave-as -S: {first_line(err)}")
+        else:
+            rc, out, err = run([self.llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}",
+                                "-filetype=obj", f"{target}.s", "-o", os.devnull],
+                               d, self.a.timeout)
+            if rc != 0 or b"error" in err:
+                msgs.append(f"llvm-mc: {first_line(err)}")
+            rc, out, err = run([self.wave_as, "--target=amdgcn-amd-amdhsa",
+                                f"--mcpu={target}", "k.wbin", "-o", f"{target}.hsaco"],
+                               d, self.a.timeout)
+            if rc != 0:
+                msgs.append(f"wave-as (code object): {first_line(err)}")
+        return msgs
 
     def report(self, msg):
         with self.lock:

@@ -12,13 +12,18 @@
 #include "wave/AMDGCN/Driver.h"
 #include "wave/Asm/AsmParser.h"
 #include "wave/Asm/Disassembler.h"
+#include "wave/NVPTX/Translate.h"
 #include "wave/Object/Wbin.h"
 #include "wave/Tool/Input.h"
 #include "wave/Tool/Tool.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <optional>
 
@@ -26,6 +31,58 @@ using namespace llvm;
 using namespace wave;
 
 static constexpr const char *ToolName = "wave-as";
+static constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
+
+/// The ptxas to run for --emit=cubin: --ptxas, else $WAVE_PTXAS, else
+/// ptxas on PATH. Fails naming what was looked for.
+static Expected<std::string> findPtxas(StringRef Given) {
+  if (!Given.empty())
+    return Given.str();
+  if (const char *Env = std::getenv("WAVE_PTXAS"); Env && *Env)
+    return std::string(Env);
+  if (ErrorOr<std::string> P = sys::findProgramByName("ptxas"))
+    return *P;
+  return createStringError(inconvertibleErrorCode(),
+                           "cannot find ptxas for --emit=cubin: looked at "
+                           "--ptxas, $WAVE_PTXAS and 'ptxas' on PATH");
+}
+
+/// Assembles \p PTX for sm_<SM> with ptxas into a cubin's bytes.
+static Expected<std::vector<uint8_t>> runPtxas(StringRef Ptxas,
+                                               StringRef PTX, unsigned SM) {
+  SmallString<128> In, Out;
+  if (std::error_code EC = sys::fs::createTemporaryFile("wave-as", "ptx", In))
+    return errorCodeToError(EC);
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("wave-as", "cubin", Out)) {
+    sys::fs::remove(In);
+    return errorCodeToError(EC);
+  }
+  auto Cleanup = make_scope_exit([&] {
+    sys::fs::remove(In);
+    sys::fs::remove(Out);
+  });
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(In, EC);
+    if (EC)
+      return errorCodeToError(EC);
+    OS << PTX;
+  }
+  std::string Arch = "sm_" + std::to_string(SM);
+  SmallVector<StringRef, 8> Args = {Ptxas, "-arch", Arch, "-o", Out, In};
+  std::string Msg;
+  int RC = sys::ExecuteAndWait(Ptxas, Args, std::nullopt, {}, 0, 0, &Msg);
+  if (RC != 0)
+    return createStringError(inconvertibleErrorCode(), "%s failed%s%s",
+                             Ptxas.str().c_str(), Msg.empty() ? "" : ": ",
+                             Msg.c_str());
+  auto Buf = MemoryBuffer::getFile(Out);
+  if (!Buf)
+    return errorCodeToError(Buf.getError());
+  return std::vector<uint8_t>((*Buf)->getBufferStart(),
+                              (*Buf)->getBufferEnd());
+}
 
 /// The reference assembler's --dump-hex listing (formats/wave-asm.md "Reference
 /// assembler command line").
@@ -44,12 +101,26 @@ static void checkTargetOptions(const CLI::App &App, const std::string &Target,
                                const std::string &MCPU) {
   auto Fail = [](const Twine &Msg) { throw CLI::ValidationError(Msg.str()); };
   std::string Triple = amdgcn::AMDGCNTriple;
-  if (Target != "wave" && Target != Triple)
-    Fail("unknown target '" + Target + "'; supported: wave, " + Triple);
+  if (Target != "wave" && Target != Triple && Target != NVPTXTriple)
+    Fail("unknown target '" + Target + "'; supported: wave, " + Triple +
+         ", " + NVPTXTriple);
+  if (Target == NVPTXTriple) {
+    for (const char *Opt : {"-c", "--no-symbols", "--dump-hex",
+                            "--show-encoding", "-S", "--clang", "--ld-lld"})
+      if (App.count(Opt))
+        Fail(Twine(Opt) + " cannot be used with --target=" + NVPTXTriple);
+    if (App.count("--mcpu"))
+      if (Expected<unsigned> SM = nvptx::parseMCPU(MCPU); !SM)
+        Fail(toString(SM.takeError()));
+    return;
+  }
+  if (App.count("--emit") || App.count("--ptxas"))
+    Fail(Twine(App.count("--emit") ? "--emit" : "--ptxas") +
+         " needs --target=" + NVPTXTriple);
   if (Target != Triple) {
     for (const char *Opt : {"--mcpu", "-S", "--clang", "--ld-lld"})
       if (App.count(Opt))
-        Fail(Twine(Opt) + " needs --target=" + Triple);
+        Fail(Twine(Opt) + " needs --target=" + Triple + " or " + NVPTXTriple);
     return;
   }
   for (const char *Opt : {"-c", "--no-symbols", "--dump-hex", "--show-encoding"})
@@ -101,13 +172,26 @@ int main(int Argc, char **Argv) {
       ->check(CLI::IsMember({"all", "none", "error"}));
   App->add_option("--target", Target,
                   "'wave' (the default): write a .wbin; 'amdgcn-amd-amdhsa': "
-                  "translate to an AMD HSA code object (.hsaco); INPUT may "
-                  "then also be an executable .wbin")
+                  "translate to an AMD HSA code object (.hsaco); "
+                  "'nvptx64-nvidia-cuda': translate to a PTX module (.ptx); "
+                  "INPUT may then also be an executable .wbin")
       ->type_name("TRIPLE");
   App->add_option("--mcpu", MCPU,
                   "AMD processor for amdgcn-amd-amdhsa (required): " +
-                      amdgcn::supportedTargetList())
+                      amdgcn::supportedTargetList() +
+                      "; NVIDIA architecture for nvptx64-nvidia-cuda: sm_70 "
+                      "and newer (default sm_80)")
       ->type_name("CPU");
+  std::string Emit = "ptx", Ptxas;
+  App->add_option("--emit", Emit,
+                  "nvptx64-nvidia-cuda: 'ptx' (the default), 'cubin' (runs "
+                  "ptxas) or 'llvm' (the lifted LLVM IR, optimised)")
+      ->check(CLI::IsMember({"ptx", "cubin", "llvm"}))
+      ->type_name("KIND");
+  App->add_option("--ptxas", Ptxas,
+                  "nvptx64-nvidia-cuda --emit=cubin: the ptxas to run "
+                  "(default: $WAVE_PTXAS, else ptxas on PATH)")
+      ->type_name("PATH");
   App->add_flag("-S", Stage.AssemblyOnly,
                 "amdgcn: write AMDGCN assembly text instead of a code object");
   App->add_option("--clang", Stage.Tools.Clang,
@@ -128,13 +212,15 @@ int main(int Argc, char **Argv) {
       return tool::ExitUsage;
     }
     bool AMDGCN = Target == amdgcn::AMDGCNTriple;
+    bool NVPTX = Target == NVPTXTriple;
     AsmOptions Opts;
     Opts.Relocatable = Relocatable;
     Opts.Warnings = Warn == "none"    ? WarningMode::None
                     : Warn == "error" ? WarningMode::Error
                                       : WarningMode::All;
     std::optional<WbinFile> File =
-        tool::loadProgram(ToolName, std::move(*BufOrErr), Input, AMDGCN, Opts);
+        tool::loadProgram(ToolName, std::move(*BufOrErr), Input,
+                          AMDGCN || NVPTX, Opts);
     if (!File)
       return tool::ExitInvalidInput;
 
@@ -160,6 +246,42 @@ int main(int Argc, char **Argv) {
         return tool::ExitInvalidInput;
       }
       Bytes = std::move(*Out);
+    } else if (NVPTX) {
+      nvptx::TranslateOptions TOpts;
+      if (!MCPU.empty())
+        TOpts.SM = cantFail(nvptx::parseMCPU(MCPU));
+      std::optional<std::string> PtxasPath;
+      if (Emit == "cubin") { // a missing ptxas before any translation work
+        Expected<std::string> P = findPtxas(Ptxas);
+        if (!P) {
+          tool::printError(ToolName, toString(P.takeError()));
+          return tool::ExitInvalidInput;
+        }
+        PtxasPath = *P;
+      }
+      Expected<std::string> Text = Emit == "llvm"
+                                       ? nvptx::translateToLLVMIR(*File, TOpts)
+                                       : [&]() -> Expected<std::string> {
+        auto M = nvptx::translateToPTX(*File, TOpts);
+        if (!M)
+          return M.takeError();
+        return std::move(M->PTX);
+      }();
+      if (Text && PtxasPath) {
+        auto Cubin = runPtxas(*PtxasPath, *Text, TOpts.SM);
+        if (!Cubin)
+          Text = Cubin.takeError();
+        else
+          Bytes = std::move(*Cubin);
+      } else if (Text) {
+        Bytes.assign(Text->begin(), Text->end());
+      }
+      if (!Text) {
+        handleAllErrors(Text.takeError(), [](const ErrorInfoBase &EI) {
+          tool::printError(ToolName, EI.message());
+        });
+        return tool::ExitInvalidInput;
+      }
     } else {
       WbinWriteOptions WOpts;
       WOpts.NoSymbols = NoSymbols;
@@ -177,7 +299,12 @@ int main(int Argc, char **Argv) {
       } else {
         SmallString<256> P(Input);
         sys::path::replace_extension(
-            P, !AMDGCN ? "wbin" : Stage.AssemblyOnly ? "s" : "hsaco");
+            P, NVPTX    ? (Emit == "cubin" ? "cubin"
+                           : Emit == "llvm" ? "ll"
+                                            : "ptx")
+               : !AMDGCN ? "wbin"
+               : Stage.AssemblyOnly ? "s"
+                                    : "hsaco");
         OutPath = std::string(P);
         if (OutPath == Input) { // e.g. -S on a WAVE source named k.s
           tool::printError(ToolName, "'" + Input + "': the output would "
@@ -186,7 +313,7 @@ int main(int Argc, char **Argv) {
         }
       }
     }
-    bool Binary = !(AMDGCN && Stage.AssemblyOnly);
+    bool Binary = NVPTX ? Emit == "cubin" : !(AMDGCN && Stage.AssemblyOnly);
     tool::WriteStatus S = tool::writeOutput(
         ToolName, OutPath, Binary, Force, [&](raw_ostream &OS) {
           OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
