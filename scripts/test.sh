@@ -6,8 +6,8 @@
 #   GoogleTest unit tests, the lit suite (test/lit, test/conformance,
 #   example tests, bounded fuzz runs), and the Bats CLI tests; then, once,
 #   the emulator's lit tests again with wave-run --jobs 1 (the first run
-#   uses every core) and the AMD GPU suite (test/gpu/hsa-examples.sh;
-#   skipped without a GPU).
+#   uses every core), the AMD GPU suite (test/gpu/hsa-examples.sh) and the
+#   NVIDIA GPU suite (test/gpu/cuda-suite.sh), each skipped without its GPU.
 # Installs missing Debian packages first. Ends with one line
 # "test.sh: N passed, N failed[, N skipped]" and exits non-zero on any failure.
 #
@@ -86,6 +86,14 @@ case $? in
   0) count "gpu-amd" 1 0 0 ;;
   77) count "gpu-amd" 0 0 1 ;;
   *) count "gpu-amd" 0 1 0 ;;
+esac
+
+# The NVIDIA GPU suite (ctest label gpu-nvidia): skipped without a CUDA device.
+bash test/gpu/cuda-suite.sh build/bin "$root" >&2
+case $? in
+  0) count "gpu-nvidia" 1 0 0 ;;
+  77) count "gpu-nvidia" 0 0 1 ;;
+  *) count "gpu-nvidia" 0 1 0 ;;
 esac
 
 if [ "${WAVE_TEST_SANITIZE:-1}" != 0 ]; then

@@ -11,9 +11,10 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".wave", ".test", ".wir", ".txt"]
 # Directory names are matched at every depth, so only names that never hold
 # lit tests belong here (test/fuzz and test/bench hold C++ sources, which no
-# suffix above matches, so they need no entry).
+# suffix above matches, so they need no entry; test/bench/gpu holds WAVE
+# kernels of the GPU benchmark, which lit/bench/gpu-kernels.test runs).
 config.excludes = ["Inputs", "README.md", "CMakeLists.txt", "lit.cfg.py",
-                   "lit.site.cfg.py.in"]
+                   "lit.site.cfg.py.in", "gpu"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(
     getattr(config, "wave_tools_dir", config.test_source_root), "..", "test")
@@ -37,6 +38,9 @@ config.substitutions.append(("%S_src", config.wave_source_dir))
 config.substitutions.append(("%examples", os.path.join(config.wave_source_dir, "examples")))
 config.substitutions.append(("%utils", os.path.join(config.wave_source_dir, "test", "utils")))
 config.substitutions.append(("%bindir", config.wave_tools_dir))
+# The stub CUDA driver (test/gpu/stub-cuda/): `env WAVE_CUDA_DRIVER=%cuda_stub
+# wave-run --device=cuda ...` runs the CUDA path without a GPU.
+config.substitutions.append(("%cuda_stub", getattr(config, "wave_cuda_stub", "")))
 
 # The AMDGCN stage's external tools (libwave/README.md "The AMDGCN stage"):
 # clang-22 and ld.lld-22 assemble and link code objects, llvm-readelf-22 and

@@ -17,12 +17,11 @@ no_kfd() {
   [ ! -e /dev/kfd ] || skip "/dev/kfd exists: this machine may have an AMD GPU"
 }
 
-@test "--list-devices without the ROCm driver says so in one line (exit 2)" {
+@test "--list-devices without the ROCm driver says so in one line (exit 2 without CUDA)" {
   no_kfd
-  run -2 --separate-stderr wave-run --list-devices
+  run -2 --separate-stderr env WAVE_CUDA_DRIVER=/nonexistent wave-run --list-devices
   assert_output ""
-  [ "${#stderr_lines[@]}" -eq 1 ]
-  [ "$stderr" = "wave-run: error: no HSA runtime device: /dev/kfd (the ROCm kernel driver) is missing; use --device=emu" ]
+  [ "${stderr_lines[0]}" = "wave-run: error: no HSA runtime device: /dev/kfd (the ROCm kernel driver) is missing; use --device=emu" ]
 }
 
 @test "--device=hsa without the ROCm driver runs nothing and writes nothing (exit 2)" {
@@ -42,16 +41,18 @@ no_kfd() {
 }
 
 @test "GPU options without --device=hsa are usage errors (exit 2)" {
-  for opt in "--agent 1" "--timeout 5" "--repeat 3" "--timing" "--no-cache"; do
+  for opt in "--agent 1" "--timeout 5" "--repeat 3" "--timing"; do
     # shellcheck disable=SC2086
     run -2 --separate-stderr wave-run tiny.wbin $opt
-    [ "${stderr_lines[0]}" = "wave-run: --agent, --timeout, --repeat, --timing and --no-cache need --device=hsa" ]
+    [ "${stderr_lines[0]}" = "wave-run: --agent, --timeout, --repeat and --timing need --device=hsa or --device=cuda" ]
   done
+  run -2 --separate-stderr wave-run tiny.wbin --no-cache
+  [ "${stderr_lines[0]}" = "wave-run: --no-cache, --clang and --ld-lld need --device=hsa" ]
 }
 
 @test "bad GPU option values are usage errors (exit 2)" {
   run -2 --separate-stderr wave-run tiny.wbin --device gpu
-  [[ "$stderr" == *"gpu not in {emu,hsa}"* ]]
+  [[ "$stderr" == *"gpu not in {emu,hsa,cuda}"* ]]
   run -2 --separate-stderr wave-run tiny.wbin --device hsa --repeat 0
   [ "${stderr_lines[0]}" = "wave-run: invalid --repeat '0': must be at least 1" ]
   run -2 --separate-stderr wave-run tiny.wbin --device hsa --timeout soon

@@ -1,18 +1,22 @@
 //===- wave-run.cpp - Run a .wbin kernel on the emulator or a GPU ---------===//
 //
-// Thin driver over wave::emu (libwave/lib/Emu) and wave::hsa
-// (libwave/lib/Runtime/HSA): parses the reference emulator's command line
-// (formats/isa.md §7.1, plus --kernel and the named-launch flags --arg
-// NAME=VALUE, --out and --print), loads the binary, calls runProgram() -- on
-// the emulator, or with --device=hsa on a GPU agent of the ROCm HSA runtime --
-// and maps the result to an exit status: 0 success, 1 bad input file, kernel
-// fault or failed HSA call, 2 usage or no GPU, 3 instruction limit or
-// --timeout.
+// Thin driver over wave::emu (libwave/lib/Emu), wave::hsa
+// (libwave/lib/Runtime/HSA) and wave::cuda (libwave/lib/Runtime/CUDA):
+// parses the reference emulator's command line (formats/isa.md §7.1, plus
+// --kernel and the named-launch flags --arg NAME=VALUE, --out and --print),
+// loads the binary, calls runProgram() -- on the emulator, with --device=hsa
+// on a GPU agent of the ROCm HSA runtime, or with --device=cuda on an NVIDIA
+// GPU through the CUDA driver, after translating the kernels to PTX
+// (libwave/lib/NVPTX) -- and maps the result to an exit status: 0 success,
+// 1 bad input file, kernel fault or failed GPU call, 2 usage or no GPU, 3
+// instruction limit or --timeout.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/RunOptions.h"
 #include "wave/ISA/ISA.h"
+#include "wave/NVPTX/Translate.h"
 #include "wave/Object/Wbin.h"
+#include "wave/Runtime/CUDA/Runtime.h"
 #include "wave/Runtime/HSA/CodeObjectCache.h"
 #include "wave/Runtime/HSA/Runtime.h"
 #include "wave/Tool/Tool.h"
@@ -57,14 +61,66 @@ static int reportHsaError(const hsa::HsaError &HE) {
   return tool::ExitInvalidInput;
 }
 
-/// Prints \p E (an HsaError or another failure of the HSA runner) and
-/// returns the exit status.
-static int hsaFailure(Error E) {
+/// Prints a CUDA runner error and returns its exit status (NoDevice: 2,
+/// Timeout: 3, otherwise 1).
+static int reportCudaError(const cuda::CudaError &CE) {
+  tool::printError(ToolName, CE.message());
+  switch (CE.getKind()) {
+  case cuda::CudaErrorKind::NoDevice:
+    return tool::ExitUsage;
+  case cuda::CudaErrorKind::Timeout:
+    return tool::ExitLimit;
+  case cuda::CudaErrorKind::Failure:
+    break;
+  }
+  return tool::ExitInvalidInput;
+}
+
+/// Prints \p E (an HsaError, a CudaError or another failure of a GPU
+/// runner) and returns the exit status.
+static int gpuFailure(Error E) {
   int RC = tool::ExitInvalidInput;
   handleAllErrors(
       std::move(E), [&](const hsa::HsaError &HE) { RC = reportHsaError(HE); },
-      [&](const ErrorInfoBase &EI) { tool::printError(ToolName, EI.message()); });
+      [&](const cuda::CudaError &CE) { RC = reportCudaError(CE); },
+      [&](const ErrorInfoBase &EI) {
+        tool::printError(ToolName, EI.message());
+      });
   return RC;
+}
+
+/// --list-devices: the HSA runtime's agents, then the CUDA driver's
+/// devices. A runtime that is missing or fails to open is one line on
+/// stdout, its error's message, as long as the other one opens; when
+/// neither does, both messages are errors, and the exit status is 2 if
+/// both are simply absent (NoDevice), else 1.
+static int listDevices() {
+  auto HSA = hsa::Runtime::open();
+  auto CUDA = cuda::Runtime::open();
+  if (!HSA && !CUDA) {
+    int HsaRC = gpuFailure(HSA.takeError());
+    int CudaRC = gpuFailure(CUDA.takeError());
+    return HsaRC == tool::ExitUsage && CudaRC == tool::ExitUsage
+               ? tool::ExitUsage
+               : tool::ExitInvalidInput;
+  }
+  if (HSA)
+    hsa::printAgents((*HSA)->agents(), outs());
+  else
+    outs() << toString(HSA.takeError()) << "\n";
+  if (CUDA)
+    (*CUDA)->printDevices(outs());
+  else
+    outs() << toString(CUDA.takeError()) << "\n";
+  return tool::ExitSuccess;
+}
+
+/// Prints the --timing lines of a GPU dispatch: each launch's time in
+/// microseconds.
+static void printTimes(ArrayRef<double> Seconds) {
+  for (size_t I = 0; I < Seconds.size(); ++I)
+    errs() << ToolName << ": dispatch " << I + 1 << ": "
+           << format("%.3f", Seconds[I] * 1e6) << " us\n";
 }
 
 /// The stand-in .wbin for a code object input: one kernel named \p Name
@@ -85,7 +141,7 @@ static WbinFile codeObjectStandIn(StringRef Name) {
 int main(int Argc, char **Argv) {
   auto App =
       tool::makeApp(ToolName, "Run a kernel of a .wbin binary on the WAVE "
-                              "reference emulator.");
+                              "reference emulator or a GPU.");
   std::string Input;
   std::string Grid = "1,1,1", Workgroup = "32,1,1", Registers = "32",
               LocalMem = "16384", DeviceMem = "1048576", WaveWidth = "32",
@@ -100,14 +156,18 @@ int main(int Argc, char **Argv) {
   bool ListDevices = false, Timing = false, NoCache = false;
   std::string ClangPath, LdLldPath;
   App->add_option("--device", Device,
-                  "Where to run: emu (the reference emulator, default) or "
-                  "hsa (a GPU through the ROCm HSA runtime)")
-      ->check(CLI::IsMember({"emu", "hsa"}))
-      ->type_name("emu|hsa");
+                  "Where to run: emu (the reference emulator, default), hsa "
+                  "(an AMD GPU through the ROCm HSA runtime) or cuda (an "
+                  "NVIDIA GPU through the CUDA driver, $WAVE_CUDA_DRIVER "
+                  "else libcuda.so.1)")
+      ->check(CLI::IsMember({"emu", "hsa", "cuda"}))
+      ->type_name("emu|hsa|cuda");
   App->add_flag("--list-devices", ListDevices,
-                "List the HSA runtime's GPU agents and exit");
+                "List the HSA runtime's GPU agents and the CUDA driver's "
+                "devices and exit");
   App->add_option("--agent", Agent,
-                  "GPU agent to run on, by --list-devices index (default 0)")
+                  "GPU to run on, by --list-devices index: an HSA agent, or "
+                  "a CUDA device with --device=cuda (default 0)")
       ->type_name("N");
   App->add_option("--timeout", Timeout,
                   "Seconds to wait for each GPU dispatch, 0 = forever "
@@ -120,13 +180,13 @@ int main(int Argc, char **Argv) {
                 "Print each GPU dispatch's time (stderr)");
   App->add_flag("--no-cache", NoCache,
                 "Translate the .wbin for the GPU even if a cached code "
-                "object exists, and do not store one");
+                "object exists, and do not store one (--device=hsa)");
   App->add_option("--clang", ClangPath,
-                  "clang for the GPU translation (default: $WAVE_CLANG, "
+                  "clang for the HSA translation (default: $WAVE_CLANG, "
                   "then clang-22 or clang on PATH)")
       ->type_name("PATH");
   App->add_option("--ld-lld", LdLldPath,
-                  "ld.lld for the GPU translation (default: $WAVE_LD_LLD, "
+                  "ld.lld for the HSA translation (default: $WAVE_LD_LLD, "
                   "then ld.lld-22 or ld.lld on PATH)")
       ->type_name("PATH");
   App->add_option("--grid", Grid, "Grid size in workgroups (default 1,1,1)")
@@ -147,9 +207,11 @@ int main(int Argc, char **Argv) {
                       "Device memory bytes (default 1048576; named "
                       "launches grow it to fit)")
           ->type_name("BYTES");
-  App->add_option("--wave-width", WaveWidth,
-                  "Lanes per wave, 1..64 (default 32)")
-      ->type_name("N");
+  CLI::Option *WaveWidthOpt =
+      App->add_option("--wave-width", WaveWidth,
+                      "Lanes per wave, 1..64 (default 32; --device=cuda "
+                      "runs 32)")
+          ->type_name("N");
   App->add_option("--max-instructions", MaxInstr,
                   "Step limit per workgroup, 0 = none (default 10000000)")
       ->type_name("N");
@@ -288,7 +350,8 @@ int main(int Argc, char **Argv) {
     Dump(DumpBf16, "--dump-bf16", Opts.DumpBf16);
     Dump(DumpMemory, "--dump-memory", Opts.DumpMemory);
     Opts.Kernel = Kernel;
-    bool OnGPU = Device == "hsa";
+    bool OnCUDA = Device == "cuda";
+    bool OnGPU = Device == "hsa" || OnCUDA;
     unsigned AgentIndex = 0, Repeats = 1;
     double TimeoutSeconds = 60;
     Try(Num(Agent, "--agent", UINT32_MAX, AgentIndex));
@@ -299,23 +362,29 @@ int main(int Argc, char **Argv) {
     if (!E && Repeats == 0)
       Try(createStringError("invalid --repeat '0': must be at least 1"));
     if (!E && !OnGPU && !ListDevices &&
-        (Timing || NoCache || Repeats != 1 ||
-         App->get_option("--agent")->count() ||
+        (Timing || Repeats != 1 || App->get_option("--agent")->count() ||
          App->get_option("--timeout")->count()))
-      Try(createStringError("--agent, --timeout, --repeat, --timing and "
-                            "--no-cache need --device=hsa"));
+      Try(createStringError("--agent, --timeout, --repeat and --timing need "
+                            "--device=hsa or --device=cuda"));
+    // The CUDA stage translates in process (no code-object cache, clang or
+    // ld.lld) for one wave per warp.
+    if (!E && !ListDevices && Device != "hsa" &&
+        (NoCache || (OnCUDA && (App->get_option("--clang")->count() ||
+                                App->get_option("--ld-lld")->count()))))
+      Try(createStringError("--no-cache, --clang and --ld-lld need "
+                            "--device=hsa"));
+    if (!E && OnCUDA && WaveWidthOpt->count() &&
+        C.WaveWidth != nvptx::WaveWidth)
+      Try(createStringError("invalid --wave-width '%s' with --device=cuda: "
+                            "a wave is a warp of %u lanes",
+                            WaveWidth.c_str(), nvptx::WaveWidth));
     if (!E && !ListDevices && Input.empty())
       Try(createStringError("BINARY is required"));
     if (E)
       return usageError(std::move(E));
 
-    if (ListDevices) {
-      auto RT = hsa::Runtime::open();
-      if (!RT)
-        return hsaFailure(RT.takeError());
-      hsa::printAgents((*RT)->agents(), outs());
-      return tool::ExitSuccess;
-    }
+    if (ListDevices)
+      return listDevices();
 
     auto Buf = tool::readInput(Input);
     if (!Buf) {
@@ -329,7 +398,7 @@ int main(int Argc, char **Argv) {
                                       "ELF");
     if (IsCodeObject) {
       StringRef Why;
-      if (!OnGPU && App->get_option("--device")->count())
+      if (Device != "hsa" && App->get_option("--device")->count())
         Why = "runs only with --device=hsa";
       else if (Kernel.empty() || isDigit(Kernel[0]))
         Why = "needs --kernel NAME (the kernel's symbol without '.kd')";
@@ -363,13 +432,13 @@ int main(int Argc, char **Argv) {
     // a dispatch in place of the emulator's run.
     std::unique_ptr<hsa::Runtime> RT;
     std::vector<uint8_t> CodeObject;
-    if (OnGPU) {
+    if (OnGPU && !OnCUDA) {
       auto Opened = hsa::Runtime::open();
       if (!Opened)
-        return hsaFailure(Opened.takeError());
+        return gpuFailure(Opened.takeError());
       RT = std::move(*Opened);
       if (Error E = RT->checkAgent(AgentIndex))
-        return hsaFailure(std::move(E));
+        return gpuFailure(std::move(E));
       ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(B.data()),
                               B.size());
       if (IsCodeObject) {
@@ -418,20 +487,79 @@ int main(int Argc, char **Argv) {
       auto Res = RT->dispatch(AgentIndex, R);
       if (!Res)
         return Res.takeError();
-      for (size_t I = 0; I < Res->Seconds.size(); ++I)
-        errs() << ToolName << ": dispatch " << I + 1 << ": "
-               << format("%.3f", Res->Seconds[I] * 1e6) << " us\n";
+      printTimes(Res->Seconds);
+      return Error::success();
+    };
+
+    // --device=cuda: every kernel to PTX for the device, in process; the
+    // launch follows the translation's KernelABI.
+    std::unique_ptr<cuda::Runtime> CudaRT;
+    nvptx::PTXModule PTX;
+    if (OnCUDA) {
+      auto Opened = cuda::Runtime::open();
+      if (!Opened)
+        return gpuFailure(Opened.takeError());
+      CudaRT = std::move(*Opened);
+      if (Error E = CudaRT->checkDevice(AgentIndex))
+        return gpuFailure(std::move(E));
+      auto SM = cuda::targetSM(CudaRT->devices()[AgentIndex]);
+      if (!SM)
+        return gpuFailure(SM.takeError());
+      nvptx::TranslateOptions TO;
+      TO.SM = *SM;
+      auto Translated = nvptx::translateToPTX(*File, TO);
+      if (!Translated) {
+        tool::printError(ToolName, toString(Translated.takeError()));
+        return tool::ExitInvalidInput;
+      }
+      PTX = std::move(*Translated);
+    }
+    auto CudaDispatch = [&](const WbinFile &F, unsigned K, const EmuConfig &Cfg,
+                            MutableArrayRef<uint8_t> Memory) -> Error {
+      const KernelInfo &KI = F.Kernels[K];
+      if (K >= PTX.Kernels.size())
+        return createStringError("kernel '%s' has no PTX entry",
+                                 KI.Name.c_str());
+      const nvptx::KernelABI &ABI = PTX.Kernels[K];
+      cuda::DispatchRequest R;
+      R.PTX = PTX.PTX;
+      R.Symbol = ABI.Symbol;
+      R.KernelName = KI.Name;
+      R.Memory = Memory;
+      // A named launch's parameters, then --set-reg (later ones win); the
+      // kernel reads no other register's initial value.
+      R.Registers.assign(ABI.NumRegParams, 0);
+      for (const auto &[Reg, Value] : Cfg.SetRegs)
+        if (Reg < R.Registers.size())
+          R.Registers[Reg] = Value;
+      R.LocalMemory = KI.LocalMemorySize ? KI.LocalMemorySize : Cfg.LocalMemory;
+      for (unsigned D = 0; D < 3; ++D)
+        R.GroupSize[D] = KI.WorkgroupSize[0] > 0
+                             ? std::max(KI.WorkgroupSize[D], 1u)
+                             : Cfg.Workgroup[D];
+      R.Workgroups = Cfg.Grid;
+      R.TimeoutSeconds = TimeoutSeconds;
+      R.Repeat = Repeats;
+      R.Profile = Timing;
+      auto Res = CudaRT->dispatch(AgentIndex, R);
+      if (!Res)
+        return Res.takeError();
+      printTimes(Res->Seconds);
       return Error::success();
     };
 
     int RC = tool::ExitSuccess;
     std::vector<OutputFile> Outputs;
-    Error RunErr =
-        OnGPU ? runProgram(*File, Opts, outs(), errs(), &Outputs, Dispatch)
-              : runProgram(*File, Opts, outs(), errs(), &Outputs);
+    KernelExecutor Executor = nullptr;
+    if (OnCUDA)
+      Executor = CudaDispatch;
+    else if (OnGPU)
+      Executor = Dispatch;
+    Error RunErr = runProgram(*File, Opts, outs(), errs(), &Outputs, Executor);
     handleAllErrors(
         std::move(RunErr),
         [&](const hsa::HsaError &HE) { RC = reportHsaError(HE); },
+        [&](const cuda::CudaError &CE) { RC = reportCudaError(CE); },
         [&](const WbinError &WE) {
           // A limit the file's own metadata breaks: located, bad input.
           tool::printBinaryError(ToolName, Input, make_error<WbinError>(WE));
