@@ -36,10 +36,16 @@ static constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
 /// The ptxas to run for --emit=cubin: --ptxas, else $WAVE_PTXAS, else
 /// ptxas on PATH. Fails naming what was looked for.
 static Expected<std::string> findPtxas(StringRef Given) {
+  auto Resolve = [](StringRef Name) -> std::string {
+    if (Name.contains('/'))
+      return Name.str();
+    ErrorOr<std::string> P = sys::findProgramByName(Name);
+    return P ? *P : Name.str();
+  };
   if (!Given.empty())
-    return Given.str();
+    return Resolve(Given);
   if (const char *Env = std::getenv("WAVE_PTXAS"); Env && *Env)
-    return std::string(Env);
+    return Resolve(Env);
   if (ErrorOr<std::string> P = sys::findProgramByName("ptxas"))
     return *P;
   return createStringError(inconvertibleErrorCode(),
@@ -74,9 +80,10 @@ static Expected<std::vector<uint8_t>> runPtxas(StringRef Ptxas,
   std::string Msg;
   int RC = sys::ExecuteAndWait(Ptxas, Args, std::nullopt, {}, 0, 0, &Msg);
   if (RC != 0)
-    return createStringError(inconvertibleErrorCode(), "%s failed%s%s",
-                             Ptxas.str().c_str(), Msg.empty() ? "" : ": ",
-                             Msg.c_str());
+    return createStringError(
+        inconvertibleErrorCode(), "ptxas '%s' failed (%s)",
+        Ptxas.str().c_str(),
+        RC < 0 ? Msg.c_str() : ("exit status " + std::to_string(RC)).c_str());
   auto Buf = MemoryBuffer::getFile(Out);
   if (!Buf)
     return errorCodeToError(Buf.getError());

@@ -72,6 +72,10 @@ unsigned tupleWidth(Opcode Op) {
   }
 }
 
+/// Structured control flow and synchronisation (isa.md §2.13, §2.14): the
+/// instructions that end a straight-line segment.
+bool isControlOp(Opcode Op) { return Op >= Opcode::If && Op <= Opcode::Nop; }
+
 bool isLocalMemoryOp(Opcode Op) {
   return (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalStoreU128) ||
          (Op >= Opcode::LocalAtomicAdd && Op <= Opcode::LocalAtomicCas) ||
@@ -149,6 +153,9 @@ private:
   // --- Walking -----------------------------------------------------------
   Expected<Inst> decodeAt(uint32_t At) const;
   Error walk(uint32_t Start);
+  Expected<uint32_t> liftSegment(uint32_t Start);
+  /// Set while lifting the full-wave version of a segment.
+  bool FullWave = false;
   Expected<bool> regionSkippable(uint32_t After) const;
   void startBlock(const Twine &Name);
   BasicBlock *newBlock(const Twine &Name) {
@@ -203,6 +210,22 @@ private:
   Value *loadAny(bool Local, Value *Addr, Type *Ty, unsigned Bytes);
   void storeAny(bool Local, Value *Addr, Value *V, unsigned Bytes);
   void warpSync();
+  /// Runs \p Body in each lane with \p Ex set, one lane after the other in
+  /// ascending order; returns the value Body gave this lane (Ty) or null.
+  Value *inLaneOrder(Value *Ex, Type *Ty, function_ref<Value *()> Body);
+  /// Orders this access after the wave's earlier stores (a warp barrier
+  /// when one may still be pending).
+  void orderAfterStores() {
+    if (PendingStore)
+      warpSync();
+    PendingStore = false;
+  }
+  /// A store of the wave may not yet be ordered before later accesses of
+  /// other lanes.
+  bool PendingStore = false;
+  /// The kernel stores to memory somewhere (a control-flow join may bring
+  /// a pending store along).
+  bool HasStores = false;
   void trap();
   /// The wave leaves when all its live lanes have exited (D8 default).
   void endWaveIfDone(bool ActiveOnly);
@@ -212,6 +235,11 @@ private:
   Value *exp2(Value *X);
   Value *log2(Value *X);
   Value *fclamp(Value *A, Value *Lo, Value *Hi);
+  /// A NaN made quiet, keeping its payload (x86's libm does so).
+  Value *quietNaN(Value *X) {
+    return B.CreateBitCast(B.CreateOr(B.CreateBitCast(X, I32), 0x00400000),
+                           F32);
+  }
   Value *h2f(Value *Bits);
   Value *f2h(Value *F);
   Value *b2f(Value *Bits);
@@ -283,10 +311,24 @@ void Lifter::createFunction() {
     Preds[P] = slot(I1, "p" + Twine(P));
     EB.CreateStore(EB.getFalse(), Preds[P]);
   }
+  for (uint32_t At = 0; At < K.CodeSize;) {
+    Expected<Inst> I = decodeAt(At);
+    if (!I) {
+      consumeError(I.takeError());
+      HasStores = true; // the walk reports it
+      break;
+    }
+    Opcode Op = I->Op;
+    if ((Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) ||
+        (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128) ||
+        getInstDesc(Op).Class == InstClass::Atomic || Op == Opcode::MmaStoreC)
+      HasStores = true;
+    At += I->length();
+  }
   if (usesLocalMemory()) {
     auto *Ty = ArrayType::get(I8, 0);
     LocalMem = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
-                                  nullptr, "wave_local_" + ABI.Symbol,
+                                  nullptr, "__wave_local_" + ABI.Symbol,
                                   nullptr, GlobalValue::NotThreadLocal, 3);
     LocalMem->setAlignment(Align(16));
   }
@@ -327,7 +369,7 @@ void Lifter::zeroLocalMemory() {
   Off->addIncoming(B.CreateAdd(Off, Step), Body);
   B.CreateBr(Head);
   B.SetInsertPoint(Done);
-  B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
+  B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
                     {B.getInt32(0)});
 }
 
@@ -402,7 +444,7 @@ AllocaInst *Lifter::frag(unsigned Table, unsigned Id) {
 }
 
 Value *Lifter::exec(const Inst &I) {
-  Value *Ex = laneIn(active());
+  Value *Ex = FullWave ? B.getTrue() : laneIn(active());
   if (!I.isPredicated())
     return Ex;
   Value *P = pred(I.PredReg & 3);
@@ -418,6 +460,10 @@ Value *Lifter::execMask(const Inst &I) {
 }
 
 Value *Lifter::ballot(Value *Bit) {
+  // Every lane of the warp exists and takes part, so a constant ballot is
+  // a constant (LLVM does not fold vote.sync).
+  if (auto *C = dyn_cast<ConstantInt>(Bit))
+    return B.getInt32(C->isZero() ? 0u : ~0u);
   return B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
                            {B.getInt32(~0u), Bit});
 }
@@ -486,9 +532,6 @@ Error Lifter::walk(uint32_t Start) {
         B.CreateRetVoid();
       return Error::success();
     }
-    if (++Lifted > MaxLiftedInsts)
-      return err(K, At, "more than " + Twine(MaxLiftedInsts) +
-                            " instructions once calls are inlined");
     Expected<Inst> I = decodeAt(At);
     if (!I)
       return I.takeError();
@@ -497,16 +540,80 @@ Error Lifter::walk(uint32_t Start) {
       B.SetInsertPoint(newBlock("dead")); // code after a return or halt
     bool Stop = false;
     uint32_t Next = At + I->length();
-    if (I->Op >= Opcode::If && I->Op <= Opcode::Nop) {
-      if (Error E = liftControl(*I, Next, Stop))
-        return E;
-    } else if (Error E = liftInst(*I, Stop)) {
-      return E;
+    if (!isControlOp(I->Op)) {
+      Expected<uint32_t> End = liftSegment(At);
+      if (!End)
+        return End.takeError();
+      At = *End;
+      continue;
     }
+    if (++Lifted > MaxLiftedInsts)
+      return err(K, At, "more than " + Twine(MaxLiftedInsts) +
+                            " instructions once calls are inlined");
+    // Paths join at control instructions; a store may be pending on one.
+    PendingStore = PendingStore || HasStores;
+    if (Error E = liftControl(*I, Next, Stop))
+      return E;
+    if (I->Op == Opcode::Barrier)
+      PendingStore = false; // barrier.sync orders the CTA's memory
     if (Stop)
       return Error::success();
     At = Next;
   }
+}
+
+/// Lifts the straight-line run of non-control instructions that starts at
+/// \p Start twice: a version for a full wave (all 32 lanes active, so no
+/// lane needs its old register values kept) and the general one, chosen at
+/// run time. Returns the PC after the run.
+Expected<uint32_t> Lifter::liftSegment(uint32_t Start) {
+  SmallVector<std::pair<uint32_t, Inst>, 32> Seg;
+  uint32_t At = Start;
+  while (At < K.CodeSize) {
+    Expected<Inst> I = decodeAt(At);
+    if (!I)
+      return I.takeError();
+    if (isControlOp(I->Op))
+      break;
+    Seg.push_back({At, *I});
+    At += I->length();
+  }
+  Lifted += Seg.size();
+  if (Lifted > MaxLiftedInsts)
+    return err(K, Start, "more than " + Twine(MaxLiftedInsts) +
+                             " instructions once calls are inlined");
+  auto LiftAll = [&]() -> Error {
+    for (auto &[InstPC, I] : Seg) {
+      PC = InstPC;
+      bool Stop = false;
+      if (Error E = liftInst(I, Stop))
+        return E;
+    }
+    return Error::success();
+  };
+  if (Seg.size() < 3) {
+    if (Error E = LiftAll())
+      return std::move(E);
+    return At;
+  }
+  BasicBlock *Fast = newBlock("full"), *Slow = newBlock("partial"),
+             *Join = newBlock("seg.join");
+  B.CreateCondBr(B.CreateICmpEQ(active(), B.getInt32(~0u)), Fast, Slow);
+  B.SetInsertPoint(Fast);
+  FullWave = true;
+  bool Pending = PendingStore;
+  Error E = LiftAll();
+  FullWave = false;
+  if (E)
+    return std::move(E);
+  B.CreateBr(Join);
+  B.SetInsertPoint(Slow);
+  PendingStore = Pending;
+  if (Error E2 = LiftAll())
+    return std::move(E2);
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  return At;
 }
 
 //===----------------------------------------------------------------------===//
@@ -737,12 +844,8 @@ Error Lifter::liftControl(const Inst &I, uint32_t Next, bool &Stop) {
   case Opcode::Nop:
     liftSync(I, Stop);
     return Error::success();
-  case Opcode::Mov:
-  case Opcode::MovImm:
-  case Opcode::MovSr:
-    return liftInst(I, Stop);
   default:
-    return err(K, PC, Twine("'") + I.desc().Mnemonic + "' is not supported");
+    llvm_unreachable("not a control instruction");
   }
 }
 
@@ -759,7 +862,7 @@ void Lifter::liftSync(const Inst &I, bool &Stop) {
   case Opcode::Barrier:
     // bar.sync 0 over the whole CTA: like the emulator's, it matches any
     // other barrier instruction (D28).
-    B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
+    B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
                       {B.getInt32(0)});
     break;
   case Opcode::FenceAcquire:
@@ -1170,7 +1273,16 @@ Value *Lifter::loadAny(bool Local, Value *Addr, Type *Ty, unsigned Bytes) {
   Value *VA = B.CreateAlignedLoad(Ty, P, Align(Bytes));
   B.CreateBr(Join);
   B.SetInsertPoint(Un);
-  Value *VU = B.CreateAlignedLoad(Ty, P, Align(1));
+  // Byte by byte, and volatile: a plain align-1 load of the same type
+  // would let SimplifyCFG merge the two paths into the slow one.
+  Type *IntTy = B.getIntNTy(8 * Bytes);
+  Value *Acc = ConstantInt::get(IntTy, 0);
+  for (unsigned K = 0; K < Bytes; ++K) {
+    LoadInst *L = B.CreateLoad(I8, B.CreateConstGEP1_32(I8, P, K));
+    L->setVolatile(true);
+    Acc = B.CreateOr(Acc, B.CreateShl(B.CreateZExt(L, IntTy), 8 * K));
+  }
+  Value *VU = B.CreateBitCast(Acc, Ty);
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
   PHINode *Phi = B.CreatePHI(Ty, 2);
@@ -1193,14 +1305,45 @@ void Lifter::storeAny(bool Local, Value *Addr, Value *V, unsigned Bytes) {
   B.CreateAlignedStore(V, P, Align(Bytes));
   B.CreateBr(Join);
   B.SetInsertPoint(Un);
-  B.CreateAlignedStore(V, P, Align(1));
+  Value *Int = B.CreateBitCast(V, B.getIntNTy(8 * Bytes));
+  for (unsigned K = 0; K < Bytes; ++K)
+    B.CreateStore(B.CreateTrunc(B.CreateLShr(Int, 8 * K), I8),
+                  B.CreateConstGEP1_32(I8, P, K), /*isVolatile=*/true);
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
 }
 
+Value *Lifter::inLaneOrder(Value *Ex, Type *Ty, function_ref<Value *()> Body) {
+  // The lanes update memory in ascending lane order (isa.md §4.3): one
+  // lane per step, with a warp barrier between steps.
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Head = newBlock("lanes"), *Done = newBlock("lanes.done");
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  PHINode *L = B.CreatePHI(I32, 2, "lanes.l");
+  L->addIncoming(B.getInt32(0), Pre);
+  PHINode *Acc = nullptr;
+  if (Ty) {
+    Acc = B.CreatePHI(Ty, 2, "lanes.v");
+    Acc->addIncoming(Constant::getNullValue(Ty), Pre);
+  }
+  Value *Mine = B.CreateAnd(Ex, B.CreateICmpEQ(L, Lane));
+  Value *Got = guarded(Mine, Ty, Acc, Body);
+  warpSync();
+  Value *LN = B.CreateAdd(L, B.getInt32(1));
+  L->addIncoming(LN, B.GetInsertBlock());
+  if (Acc)
+    Acc->addIncoming(Got, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpULT(LN, B.getInt32(WaveWidth)), Head, Done);
+  B.SetInsertPoint(Done);
+  return Got;
+}
+
 void Lifter::warpSync() {
   // The lanes of a wave see each other's memory in instruction order
-  // (isa.md §4.3); a warp-wide barrier orders them on the GPU.
+  // (isa.md §4.3); a warp-wide barrier orders them on the GPU. It is put
+  // between a store and the wave's next memory access, where another
+  // lane could observe the order.
   B.CreateIntrinsic(Intrinsic::nvvm_bar_warp_sync, {}, {B.getInt32(~0u)});
 }
 
@@ -1230,14 +1373,35 @@ void Lifter::liftMemory(const Inst &I) {
     } else {
       V = B.CreateTrunc(reg(I.Rs2), Ty);
     }
-    guarded(Ex, nullptr, nullptr, [&]() -> Value * {
+    orderAfterStores();
+    auto Store = [&]() -> Value * {
       checkBounds(Local, Addr, Bytes);
       storeAny(Local, Addr, V, Bytes);
       return nullptr;
-    });
-    warpSync();
+    };
+    if (Bytes == 1) {
+      guarded(Ex, nullptr, nullptr, Store);
+    } else {
+      // Misaligned stores of several lanes may overlap, and then the
+      // highest lane's bytes win (isa.md §4.3): when any lane's address is
+      // misaligned the lanes store one after the other.
+      Value *Mis = B.CreateAnd(
+          Ex, B.CreateICmpNE(B.CreateAnd(Addr, Bytes - 1), B.getInt32(0)));
+      BasicBlock *Fast = newBlock("st.together"),
+                 *Slow = newBlock("st.in.order"), *Done = newBlock("st.done");
+      B.CreateCondBr(B.CreateICmpNE(ballot(Mis), B.getInt32(0)), Slow, Fast);
+      B.SetInsertPoint(Fast);
+      guarded(Ex, nullptr, nullptr, Store);
+      B.CreateBr(Done);
+      B.SetInsertPoint(Slow);
+      inLaneOrder(Ex, nullptr, Store);
+      B.CreateBr(Done);
+      B.SetInsertPoint(Done);
+    }
+    PendingStore = true;
     return;
   }
+  orderAfterStores();
   Value *V = guarded(Ex, Ty, Constant::getNullValue(Ty), [&] {
     checkBounds(Local, Addr, Bytes);
     return loadAny(Local, Addr, Ty, Bytes);
@@ -1288,33 +1452,17 @@ void Lifter::liftAtomic(const Inst &I) {
                              AtomicOrdering::Monotonic);
   };
   bool Ordered = I.Rd != 0 || Mod >= 7;
+  orderAfterStores();
   if (!Ordered) {
     // Commutative and not returning: the order of the lanes is invisible.
     guarded(Ex, nullptr, nullptr, [&] {
       Do();
       return nullptr;
     });
-    warpSync();
+    PendingStore = true;
     return;
   }
-  // The lanes update memory in ascending lane order (isa.md §4.3): one
-  // lane per step, with a warp barrier between steps.
-  BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Head = newBlock("atomic.lane"), *Done = newBlock("atomic.done");
-  B.CreateBr(Head);
-  B.SetInsertPoint(Head);
-  PHINode *L = B.CreatePHI(I32, 2, "atomic.l");
-  PHINode *Old = B.CreatePHI(I32, 2, "atomic.old");
-  L->addIncoming(B.getInt32(0), Pre);
-  Old->addIncoming(B.getInt32(0), Pre);
-  Value *Mine = B.CreateAnd(Ex, B.CreateICmpEQ(L, Lane));
-  Value *Got = guarded(Mine, I32, Old, Do);
-  warpSync();
-  Value *LN = B.CreateAdd(L, B.getInt32(1));
-  L->addIncoming(LN, B.GetInsertBlock());
-  Old->addIncoming(Got, B.GetInsertBlock());
-  B.CreateCondBr(B.CreateICmpULT(LN, B.getInt32(WaveWidth)), Head, Done);
-  B.SetInsertPoint(Done);
+  Value *Got = inLaneOrder(Ex, I32, Do);
   if (I.Rd != 0)
     setReg(I.Rd, Got, Ex);
 }
@@ -1421,6 +1569,7 @@ void Lifter::liftMMA(const Inst &I) {
   auto Elem = [&](AllocaInst *S, unsigned E) {
     return B.CreateConstInBoundsGEP2_32(S->getAllocatedType(), S, 0, E);
   };
+  orderAfterStores();
   switch (I.Op) {
   case Opcode::MmaLoadA:
   case Opcode::MmaLoadB: {
@@ -1472,8 +1621,9 @@ void Lifter::liftMMA(const Inst &I) {
           storeAny(true, Addr, V, 4);
           return nullptr;
         });
+        PendingStore = true;
+        orderAfterStores(); // its 16 stores in order, too
       }
-    warpSync();
     return;
   }
   default:
@@ -1557,9 +1707,8 @@ Value *Lifter::sinCos(Value *X, bool Cos) {
   Value *IsNaN = B.CreateFCmpUNO(X, X);
   Value *IsInf = B.CreateICmpEQ(B.CreateAnd(Bits, 0x7FFFFFFF),
                                 B.getInt32(0x7F800000));
-  Value *Quiet = B.CreateBitCast(B.CreateOr(Bits, 0x00400000), F32);
   R = B.CreateSelect(IsInf, B.CreateBitCast(B.getInt32(0xFFC00000u), F32), R);
-  return B.CreateSelect(IsNaN, Quiet, R);
+  return B.CreateSelect(IsNaN, quietNaN(X), R);
 }
 
 /// 2^x for f32 \p X: x = n + f with n = round(x), |f| <= 1/2, 2^f by its
@@ -1591,8 +1740,7 @@ Value *Lifter::exp2(Value *X) {
   Value *Scale = B.CreateBitCast(
       B.CreateShl(B.CreateAdd(Ni, B.getInt64(1023)), 52), F64);
   Value *R = B.CreateFPTrunc(B.CreateFMul(Acc, Scale), F32);
-  // NaN: the input, quieted (fpext/fptrunc keep it).
-  return B.CreateSelect(B.CreateFCmpUNO(X, X), X, R);
+  return B.CreateSelect(B.CreateFCmpUNO(X, X), quietNaN(X), R);
 }
 
 /// log2 of f32 \p X: x = m·2^e with m in [√½, √2), log2(m) =
@@ -1628,7 +1776,7 @@ Value *Lifter::log2(Value *X) {
                      ConstantFP::getInfinity(F32, true), R);
   R = B.CreateSelect(B.CreateFCmpOLT(X, ConstantFP::get(F32, 0.0)),
                      B.CreateBitCast(B.getInt32(0xFFC00000u), F32), R);
-  return B.CreateSelect(B.CreateFCmpUNO(X, X), X, R);
+  return B.CreateSelect(B.CreateFCmpUNO(X, X), quietNaN(X), R);
 }
 
 Error Lifter::run() {
@@ -1683,7 +1831,7 @@ std::string entrySymbol(const KernelInfo &K, unsigned Index) {
   bool Ok = !N.empty() && N.size() <= 200 && !N.starts_with("__") &&
             (llvm::isAlpha(N[0]) || N[0] == '_') &&
             all_of(N, [](char Ch) { return llvm::isAlnum(Ch) || Ch == '_'; });
-  return Ok ? N.str() : "wave_kernel_" + std::to_string(Index);
+  return Ok ? N.str() : "__wave_kernel_" + std::to_string(Index);
 }
 
 Error liftKernel(const WbinFile &File, unsigned Index, const KernelABI &ABI,

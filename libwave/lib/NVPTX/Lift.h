@@ -28,7 +28,7 @@ unsigned registerParamCount(const WbinFile &File, const KernelInfo &K);
 
 /// The PTX entry name of kernel \p Index: the WAVE name when it is a C
 /// identifier (of at most 200 characters, not starting with "__"),
-/// otherwise "wave_kernel_<Index>".
+/// otherwise "__wave_kernel_<Index>".
 std::string entrySymbol(const KernelInfo &K, unsigned Index);
 
 /// Adds kernel \p Index of \p File to \p M as a `ptx_kernel` function named

@@ -14,6 +14,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -55,7 +58,8 @@ static constexpr unsigned SupportedSMs[] = {70, 72, 75, 80, 86, 87, 89, 90};
 
 Expected<unsigned> parseMCPU(StringRef MCPU) {
   unsigned SM = 0;
-  if (MCPU.consume_front("sm_") && !MCPU.getAsInteger(10, SM) &&
+  StringRef Num = MCPU;
+  if (Num.consume_front("sm_") && !Num.getAsInteger(10, SM) &&
       is_contained(SupportedSMs, SM))
     return SM;
   std::string List;
@@ -98,6 +102,31 @@ Expected<std::unique_ptr<TargetMachine>> makeTargetMachine(unsigned SM) {
   return TM;
 }
 
+/// Folds `vote.ballot.sync(-1, constant)` (every lane of a translated
+/// kernel's warp takes part) and erases unused ballots. Returns whether it
+/// changed anything.
+bool foldBallots(Module &M) {
+  bool Changed = false;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : make_early_inc_range(BB)) {
+        auto *CI = dyn_cast<CallInst>(&I);
+        if (!CI || CI->getIntrinsicID() != Intrinsic::nvvm_vote_ballot_sync)
+          continue;
+        auto *Mask = dyn_cast<ConstantInt>(CI->getArgOperand(0));
+        if (!Mask || !Mask->isAllOnesValue())
+          continue;
+        if (auto *P = dyn_cast<ConstantInt>(CI->getArgOperand(1)))
+          CI->replaceAllUsesWith(
+              ConstantInt::get(CI->getType(), P->isZero() ? 0 : ~0ull));
+        if (CI->use_empty()) {
+          CI->eraseFromParent();
+          Changed = true;
+        }
+      }
+  return Changed;
+}
+
 Expected<std::unique_ptr<Module>>
 buildModule(const WbinFile &File, const TranslateOptions &Opts,
             LLVMContext &Ctx, TargetMachine &TM, PTXModule *Out) {
@@ -118,12 +147,15 @@ buildModule(const WbinFile &File, const TranslateOptions &Opts,
     KernelABI ABI;
     ABI.Name = K.Name;
     ABI.Symbol = detail::entrySymbol(K, I);
+    // User names never start with "__" (entrySymbol), so the fallback
+    // cannot meet one.
     for (const KernelABI &Prev : Kernels)
       if (Prev.Symbol == ABI.Symbol)
-        ABI.Symbol = "wave_kernel_" + std::to_string(I);
+        ABI.Symbol = "__wave_kernel_" + std::to_string(I);
     ABI.NumRegParams = detail::registerParamCount(File, K);
     if (Error E = detail::liftKernel(File, I, ABI, *M))
       return std::move(E);
+    assert(M->getFunction(ABI.Symbol) && "the entry was renamed");
     Kernels.push_back(std::move(ABI));
   }
   std::string Broken;
@@ -147,6 +179,18 @@ buildModule(const WbinFile &File, const TranslateOptions &Opts,
     ModulePassManager MPM =
         PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2);
     MPM.run(*M, MAM);
+    // LLVM does not fold warp votes; a constant predicate (common once the
+    // register file is promoted) gives a constant ballot, and an unused
+    // ballot can go. Then clean up what that exposes.
+    if (foldBallots(*M)) {
+      ModulePassManager Cleanup;
+      if (Error E = PB.parsePassPipeline(Cleanup,
+                                         "function(instcombine<no-verify-fixpoint>,"
+                                         "simplifycfg,"
+                                         "adce)"))
+        return std::move(E);
+      Cleanup.run(*M, MAM);
+    }
   }
   if (Out)
     Out->Kernels = std::move(Kernels);
