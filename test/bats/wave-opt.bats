@@ -145,3 +145,19 @@ MIR
   assert_success
   assert_output --partial "wave-opt (wavetools)"
 }
+
+@test "--passes= with an empty list runs no pass and keeps FILE as the input" {
+  # CLI11 alone would take the next argument as the list (issue 24).
+  run --separate-stderr wave-opt --passes= "$BATS_TEST_TMPDIR/k.wir"
+  assert_success
+  assert_output "$(cat "$BATS_TEST_TMPDIR/k.wir")"
+  run --separate-stderr wave-opt "$BATS_TEST_TMPDIR/k.wir" --passes= -o -
+  assert_success
+  assert_line "  %dead = mul u32 %a, %b"
+}
+
+@test "an argument after -- that ends in '=' stays a file name" {
+  run --separate-stderr wave-opt -O0 -- --x=
+  assert_failure 2
+  [[ "$stderr" == *"--x="* ]]
+}

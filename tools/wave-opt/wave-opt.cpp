@@ -69,14 +69,17 @@ int main(int Argc, char **Argv) {
         llvm::outs() << P.Name << " - " << P.Summary << "\n";
       return ExitSuccess;
     }
-    if (OptLevel >= 0 && !Passes.empty()) {
+    // `--passes=` (an empty list) is a pipeline of no pass, as in LLVM's
+    // opt; only without --passes does the -O level choose.
+    bool GivenPasses = App->count("--passes") > 0;
+    if (OptLevel >= 0 && GivenPasses) {
       llvm::errs() << ToolName << ": -O" << OptLevel
                    << " and --passes cannot be used together\n"
                    << "Try '" << ToolName << " --help' for more information.\n";
       return ExitUsage;
     }
     // The pipeline first: a bad pass name is reported before any input.
-    if (Passes.empty())
+    if (!GivenPasses)
       Passes = llvm::join(optLevelPasses(OptLevel < 0 ? 2 : OptLevel), ",");
     llvm::Expected<Pipeline> P =
         Passes.empty() ? Pipeline() : parsePipeline(Passes);

@@ -53,7 +53,25 @@ int runMain(CLI::App &App, int Argc, char **Argv, function_ref<int()> Body) {
   int RC;
   try {
     try {
-      App.parse(Argc, Argv);
+      // CLI11 reads `--opt=` (an empty value) as `--opt` followed by the
+      // next argument; an empty value it is, as in LLVM's tools. CLI11
+      // wants the arguments last first.
+      int EndOfOptions = Argc; // a `--` ends the options
+      for (int I = 1; I < Argc && EndOfOptions == Argc; ++I)
+        if (StringRef(Argv[I]) == "--")
+          EndOfOptions = I;
+      std::vector<std::string> Args;
+      for (int I = Argc - 1; I >= 1; --I) {
+        StringRef A(Argv[I]);
+        if (I < EndOfOptions && A.size() > 3 && A.starts_with("--") &&
+            A.ends_with("=")) {
+          Args.emplace_back();
+          Args.push_back(A.drop_back().str());
+        } else {
+          Args.push_back(A.str());
+        }
+      }
+      App.parse(Args);
     } catch (const CLI::CallForHelp &) {
       outs() << App.help();
       return finishStdout(Name, ExitSuccess);
