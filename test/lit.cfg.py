@@ -23,7 +23,8 @@ config.test_exec_root = os.path.join(
 path = os.path.pathsep.join([config.wave_tools_dir, config.llvm_tools_dir,
                              config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
-for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "WAVE_RUN_JOBS"):
+for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "WAVE_RUN_JOBS",
+            "WAVE_PTXAS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # `lit --param emu_jobs=N` runs every wave-run of the suite with --jobs N

@@ -288,6 +288,23 @@ void Lifter::createFunction() {
   LocalSize = Fn->getArg(2 + ABI.NumRegParams);
   for (unsigned D = 0; D < 3; ++D)
     WG[D] = Fn->getArg(3 + ABI.NumRegParams + D);
+  // Sizes the metadata fixes are constants (the runner passes the same
+  // values, formats/nvptx-abi.md "Launch"), so that LLVM can fold the
+  // thread-id arithmetic and the local bounds checks of masked addresses.
+  if (K.LocalMemorySize > 0)
+    LocalSize = EB.getInt32(K.LocalMemorySize);
+  if (K.WorkgroupSize[0] > 0) {
+    uint64_t T = 1;
+    for (unsigned D = 0; D < 3; ++D) {
+      uint32_t Size = std::max<uint32_t>(K.WorkgroupSize[D], 1);
+      WG[D] = EB.getInt32(Size);
+      T *= Size;
+    }
+    if (T <= 1024) // the CTA is exactly this many threads
+      Fn->addFnAttr("nvvm.reqntid", std::to_string((T + 31) / 32 * 32));
+  } else {
+    Fn->addFnAttr("nvvm.maxntid", "1024");
+  }
 
   // Lanes: the CTA is one-dimensional; thread i is lane i % 32 of wave
   // i / 32, with the emulator's linear-to-(x, y, z) mapping (isa.md §4.2).
