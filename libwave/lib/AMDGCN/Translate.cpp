@@ -32,17 +32,6 @@ using namespace llvm;
 
 namespace wave::amdgcn {
 
-char TranslateError::ID = 0;
-
-void TranslateError::log(raw_ostream &OS) const {
-  OS << "kernel '" << Kernel << "', PC " << format("0x%04x", PC) << ": "
-     << Message;
-}
-
-std::error_code TranslateError::convertToErrorCode() const {
-  return inconvertibleErrorCode();
-}
-
 namespace detail {
 
 //===----------------------------------------------------------------------===//

@@ -42,17 +42,6 @@ using namespace llvm;
 
 namespace wave::nvptx {
 
-char TranslateError::ID = 0;
-
-void TranslateError::log(raw_ostream &OS) const {
-  OS << "kernel '" << Kernel << "', PC " << format_hex(PC, 6) << ": "
-     << Message;
-}
-
-std::error_code TranslateError::convertToErrorCode() const {
-  return inconvertibleErrorCode();
-}
-
 /// The architectures --mcpu accepts (formats/nvptx-abi.md "Targets").
 static constexpr unsigned SupportedSMs[] = {70, 72, 75, 80, 86, 87, 89, 90};
 

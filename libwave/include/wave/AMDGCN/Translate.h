@@ -11,6 +11,7 @@
 #define WAVE_AMDGCN_TRANSLATE_H
 
 #include "wave/AMDGCN/Target.h"
+#include "wave/Object/TranslateError.h"
 #include "wave/Object/Wbin.h"
 
 #include "llvm/Support/Error.h"
@@ -29,25 +30,8 @@ struct TranslateOptions {
   bool Comments = true;
 };
 
-/// A WAVE instruction the target cannot express, or a program shape the
-/// stage does not translate. The message names the kernel and the PC
-/// (byte offset inside the kernel), e.g. "kernel 'k', PC 0x0010: 'dsqrt' is
-/// not supported on gfx1100".
-class TranslateError : public llvm::ErrorInfo<TranslateError> {
-public:
-  static char ID;
-  TranslateError(std::string Kernel, uint32_t PC, std::string Message)
-      : Kernel(std::move(Kernel)), PC(PC), Message(std::move(Message)) {}
-  llvm::StringRef kernel() const { return Kernel; }
-  uint32_t pc() const { return PC; }
-  void log(llvm::raw_ostream &OS) const override;
-  std::error_code convertToErrorCode() const override;
-
-private:
-  std::string Kernel;
-  uint32_t PC;
-  std::string Message;
-};
+/// A kernel the stage cannot translate, located by kernel and PC.
+using wave::TranslateError;
 
 /// Translates every kernel of \p File (an executable: relocatable objects
 /// are rejected) to one AMDGCN assembly text for Opts.Target. Fails with a
