@@ -6,8 +6,10 @@
 # clang-22 and lld-22 are also the AMDGCN stage's assembler and linker
 # (wave-as --target=amdgcn-amd-amdhsa); llvm-22 brings llvm-readelf-22 and
 # llvm-objdump-22, which the AMDGCN tests inspect code objects with.
-# libhsa-runtime-dev is ROCm's HSA runtime (wave-run --device=hsa); its hsa.h
-# also checks the AQL packet layout in the unit tests.
+# libhsa-runtime-dev gives ROCm's HSA headers, the types and constants of
+# wave-run --device=hsa (its hsa.h also checks the AQL packet layout in the
+# unit tests); the runtime library it brings along is loaded with dlopen,
+# never linked, and is needed only to run on an AMD GPU.
 set -euo pipefail
 
 PACKAGES=(

@@ -3,11 +3,12 @@
 # needs to run scripts/device-check.sh from a build made here: stripped
 # copies of the tools the suite and the benchmark call (bin/) and every
 # shared library they load that is not part of the C and C++ runtimes
-# (lib/: the HSA runtime and its dependencies, z3), so that the machine,
-# which cannot install packages, needs nothing else. Unpack it in the
-# repository root and run
+# (lib/: z3, zlib, zstd; the HSA runtime and the CUDA driver are loaded with
+# dlopen, never linked, so they are not packed), so that the machine, which
+# cannot install packages, needs nothing else. Unpack it in the repository
+# root and run
 #   LD_LIBRARY_PATH=$PWD/device-bundle/lib scripts/device-check.sh device-bundle/bin
-# The carry limit of the device tool is 64 MiB; the bundle is about 35.
+# The carry limit of the device tool is 64 MiB; the bundle is about 32.
 set -euo pipefail
 if [[ $# -lt 1 || $# -gt 2 ]]; then
   echo "usage: $0 [BIN_DIR] OUT.tar.xz" >&2

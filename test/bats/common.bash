@@ -30,3 +30,16 @@ tiny_wave() {
 .end
 WAVE
 }
+
+# no_kfd: skips the test unless wave-run reaches the check for the ROCm
+# kernel driver and finds it missing: ROCm's HSA runtime library, which
+# wave-run loads with dlopen ($WAVE_HSA_RUNTIME, else libhsa-runtime64.so.1;
+# scripts/deps.sh installs it), must load, and /dev/kfd must not exist.
+# Tests of the no-GPU messages ("no HSA runtime device: ...") use it.
+no_kfd() {
+  [ ! -e /dev/kfd ] || skip "/dev/kfd exists: this machine may have an AMD GPU"
+  python3 -c 'import ctypes, os
+ctypes.CDLL(os.environ.get("WAVE_HSA_RUNTIME") or "libhsa-runtime64.so.1")' \
+    2>/dev/null ||
+    skip "the HSA runtime library does not load: wave-run stops before /dev/kfd"
+}

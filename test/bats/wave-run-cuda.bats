@@ -22,11 +22,6 @@ need_stub() {
   [ -f "$STUB" ] || skip "no stub CUDA driver at $STUB"
 }
 
-# Tests of the no-HSA messages run only where the ROCm driver is absent.
-no_kfd() {
-  [ ! -e /dev/kfd ] || skip "/dev/kfd exists: this machine may have an AMD GPU"
-}
-
 @test "--device=cuda without the CUDA driver runs nothing and writes nothing (exit 2)" {
   run -2 --separate-stderr env WAVE_CUDA_DRIVER=/nonexistent/libcuda.so.1 \
     wave-run tiny.wbin --device=cuda --dump-u32 0:4 --out x=out.bin

@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # wave-run --device=hsa and --list-devices where there is no AMD GPU (the
-# usual case for CI): one line saying so and exit 2, nothing on stdout and no
-# output file left behind; the GPU options' own usage errors. The runs on a
-# GPU are test/gpu/hsa-examples.sh (ctest label gpu-amd).
+# usual case for CI) or no HSA runtime library (WAVE_HSA_RUNTIME names a
+# missing file, or a library that is not the runtime): one line saying so
+# and exit 2, nothing on stdout and no output file left behind; the GPU
+# options' own usage errors; no tool linked against the runtime. The runs on
+# a GPU are test/gpu/hsa-examples.sh (ctest label gpu-amd).
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -10,11 +12,6 @@ setup() {
   cd "$BATS_TEST_TMPDIR"
   tiny_wave tiny.wave
   wave-as tiny.wave -o tiny.wbin
-}
-
-# Tests of the no-GPU messages run only where the ROCm driver is absent.
-no_kfd() {
-  [ ! -e /dev/kfd ] || skip "/dev/kfd exists: this machine may have an AMD GPU"
 }
 
 @test "--list-devices without the ROCm driver says so in one line (exit 2 without CUDA)" {
@@ -31,6 +28,53 @@ no_kfd() {
   [ "${#stderr_lines[@]}" -eq 1 ]
   [[ "$stderr" == "wave-run: error: no HSA runtime device: "* ]]
   [ ! -e out.bin ]
+}
+
+@test "--device=hsa without the HSA runtime library says so in one line (exit 2)" {
+  run -2 --separate-stderr env WAVE_HSA_RUNTIME=/nonexistent/libhsa-runtime64.so.1 \
+    wave-run tiny.wbin --device=hsa --dump-u32 0:4 --out x=out.bin
+  assert_output ""
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [ "$stderr" = "wave-run: error: HSA runtime not found: dlopen /nonexistent/libhsa-runtime64.so.1: /nonexistent/libhsa-runtime64.so.1: cannot open shared object file: No such file or directory" ]
+  [ ! -e out.bin ]
+}
+
+@test "a library without the HSA runtime's entry points is refused (exit 1)" {
+  run -1 --separate-stderr env WAVE_HSA_RUNTIME=libm.so.6 \
+    wave-run tiny.wbin --device=hsa
+  assert_output ""
+  [ "$stderr" = "wave-run: error: HSA runtime 'libm.so.6' has no entry point 'hsa_init'" ]
+}
+
+@test "--list-devices with neither runtime library gives both reasons (exit 2)" {
+  run -2 --separate-stderr env WAVE_HSA_RUNTIME=/nonexistent WAVE_CUDA_DRIVER=/nonexistent \
+    wave-run --list-devices
+  assert_output ""
+  [ "${#stderr_lines[@]}" -eq 2 ]
+  [[ "${stderr_lines[0]}" == "wave-run: error: HSA runtime not found: dlopen /nonexistent: "* ]]
+  [[ "${stderr_lines[1]}" == "wave-run: error: CUDA driver not found: dlopen /nonexistent: "* ]]
+}
+
+@test "--list-devices without the HSA runtime library still lists the CUDA devices (exit 0)" {
+  STUB="$(cd "$WAVE_BIN/.." && pwd)/lib/libwave-cuda-stub.so"
+  [ -f "$STUB" ] || skip "no stub CUDA driver at $STUB"
+  run -0 --separate-stderr env WAVE_HSA_RUNTIME=/nonexistent WAVE_CUDA_DRIVER="$STUB" \
+    wave-run --list-devices
+  [ "$stderr" = "" ]
+  [[ "${lines[0]}" == "HSA runtime not found: dlopen /nonexistent: "* ]]
+  [[ "${lines[1]}" == "CUDA driver 12.4 ("*"libwave-cuda-stub.so)" ]]
+  [ "${lines[2]}" = "cuda device 0: Stub GPU" ]
+}
+
+@test "no tool is linked against the HSA runtime (it is loaded with dlopen)" {
+  command -v ldd >/dev/null || skip "no ldd"
+  for tool in "${WAVE_TOOLS[@]}"; do
+    run -0 ldd "$WAVE_BIN/$tool"
+    if [[ "$output" == *libhsa* ]]; then
+      echo "$tool: $output" >&2
+      return 1
+    fi
+  done
 }
 
 @test "the emulator stays the default device" {

@@ -10,7 +10,8 @@
 # lists what can differ, and no example uses it).
 #
 # Exit status: 0 all identical, 1 a difference or a failed run, 77 skipped
-# (no HSA runtime device or no GPU agent: wave-run --list-devices exits 2).
+# (no HSA runtime library, no HSA runtime device or no GPU agent: wave-run
+# --list-devices exits 2).
 set -uo pipefail
 bindir="$1" examples="$2"
 run="$bindir/wave-run" as="$bindir/wave-as"

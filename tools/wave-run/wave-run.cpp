@@ -157,7 +157,8 @@ int main(int Argc, char **Argv) {
   std::string ClangPath, LdLldPath;
   App->add_option("--device", Device,
                   "Where to run: emu (the reference emulator, default), hsa "
-                  "(an AMD GPU through the ROCm HSA runtime) or cuda (an "
+                  "(an AMD GPU through the ROCm HSA runtime, "
+                  "$WAVE_HSA_RUNTIME else libhsa-runtime64.so.1) or cuda (an "
                   "NVIDIA GPU through the CUDA driver, $WAVE_CUDA_DRIVER "
                   "else libcuda.so.1)")
       ->check(CLI::IsMember({"emu", "hsa", "cuda"}))

@@ -1,13 +1,14 @@
 //===- Driver.cpp - The CUDA driver API, loaded at run time ---------------===//
 //
-// dlopen of libcuda.so.1 (or $WAVE_CUDA_DRIVER) once per process, dlsym of
-// every entry point of DriverAPI.def, and the driver's own names and
-// descriptions of CUresult values for messages.
+// Loading (LLVM's sys::DynamicLibrary, i.e. dlopen) of libcuda.so.1 (or
+// $WAVE_CUDA_DRIVER) once per process, dlsym of every entry point of
+// DriverAPI.def, and the driver's own names and descriptions of CUresult values
+// for messages.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Runtime/CUDA/Driver.h"
 
-#include <dlfcn.h>
+#include "llvm/Support/DynamicLibrary.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -36,18 +37,17 @@ LoadResult load() {
   LoadResult R;
   const char *Env = std::getenv("WAVE_CUDA_DRIVER");
   R.D.Path = Env && *Env ? Env : DefaultDriverPath;
-  // RTLD_LOCAL: the driver's symbols serve only the lookups below.
-  void *Handle = dlopen(R.D.Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!Handle) {
-    const char *Why = dlerror();
-    R.Message = "CUDA driver not found: dlopen " + R.D.Path + ": " +
-                (Why ? Why : "unknown error");
+  // LLVM's loader keeps the library for the rest of the process.
+  std::string Why;
+  auto Lib = sys::DynamicLibrary::getPermanentLibrary(R.D.Path.c_str(), &Why);
+  if (!Lib.isValid()) {
+    R.Message = "CUDA driver not found: dlopen " + R.D.Path + ": " + Why;
     return R;
   }
   // Each member gets the address of its Symbol; the first missing one
   // makes the library unusable.
 #define WAVE_CUDA_ENTRY(Name, Symbol, Params)                                  \
-  if (void *P = dlsym(Handle, #Symbol)) {                                      \
+  if (void *P = Lib.getAddressOfSymbol(#Symbol)) {                             \
     R.D.Name = reinterpret_cast<decltype(R.D.Name)>(P);                        \
   } else {                                                                     \
     R.Kind = CudaErrorKind::Failure;                                           \

@@ -2,20 +2,21 @@
 //
 // Core HSA API (hsa.h) for agents, regions, code objects, executables,
 // queues and signals; AMD's extension (hsa_ext_amd.h) for the compute-unit
-// count, the product name and dispatch profiling. The byte images of the
-// kernarg segment and the AQL packet come from Dispatch.cpp.
+// count, the product name and dispatch profiling. Every HSA function is
+// called through the runtime library that Library.h loads; the byte images
+// of the kernarg segment and the AQL packet come from Dispatch.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Runtime/HSA/Runtime.h"
+
+#include "Library.h"
+
 #include "wave/Runtime/HSA/Dispatch.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include <hsa/hsa.h>
-#include <hsa/hsa_ext_amd.h>
 
 #include <atomic>
 #include <chrono>
@@ -33,6 +34,10 @@ std::error_code HsaError::convertToErrorCode() const {
 
 namespace {
 
+/// The runtime library, for code that runs only once Runtime::open() has
+/// loaded it (Library::get() then returns the same library again).
+const Library &lib() { return cantFail(Library::get()); }
+
 Error hsaError(HsaErrorKind Kind, const Twine &Msg) {
   return make_error<HsaError>(Kind, Msg.str());
 }
@@ -42,7 +47,7 @@ Error check(hsa_status_t S, const Twine &What) {
   if (S == HSA_STATUS_SUCCESS || S == HSA_STATUS_INFO_BREAK)
     return Error::success();
   const char *Text = nullptr;
-  if (hsa_status_string(S, &Text) != HSA_STATUS_SUCCESS || !Text)
+  if (lib().hsa_status_string(S, &Text) != HSA_STATUS_SUCCESS || !Text)
     Text = "unknown HSA status";
   return hsaError(HsaErrorKind::Failure,
                   What + ": " + Text + " (status 0x" + utohexstr(S) + ")");
@@ -70,14 +75,15 @@ hsa_status_t readRegion(hsa_region_t Region, RegionInfo &RI) {
   uint32_t Flags = 0;
   size_t Size = 0;
   bool Alloc = false;
-  hsa_status_t S = hsa_region_get_info(Region, HSA_REGION_INFO_SEGMENT, &Seg);
+  const Library &L = lib();
+  hsa_status_t S = L.hsa_region_get_info(Region, HSA_REGION_INFO_SEGMENT, &Seg);
   if (S == HSA_STATUS_SUCCESS && Seg == HSA_REGION_SEGMENT_GLOBAL)
-    S = hsa_region_get_info(Region, HSA_REGION_INFO_GLOBAL_FLAGS, &Flags);
+    S = L.hsa_region_get_info(Region, HSA_REGION_INFO_GLOBAL_FLAGS, &Flags);
   if (S == HSA_STATUS_SUCCESS)
-    S = hsa_region_get_info(Region, HSA_REGION_INFO_SIZE, &Size);
+    S = L.hsa_region_get_info(Region, HSA_REGION_INFO_SIZE, &Size);
   if (S == HSA_STATUS_SUCCESS)
-    S = hsa_region_get_info(Region, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED,
-                            &Alloc);
+    S = L.hsa_region_get_info(Region, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED,
+                              &Alloc);
   if (S != HSA_STATUS_SUCCESS)
     return S;
   RI.Seg = RegionInfo::Segment(Seg);
@@ -133,10 +139,15 @@ struct Runtime::Impl {
 
 Runtime::~Runtime() {
   if (I && I->Initialized)
-    hsa_shut_down();
+    lib().hsa_shut_down();
 }
 
 Expected<std::unique_ptr<Runtime>> Runtime::open() {
+  // The library first: without it nothing else can be asked.
+  Expected<const Library &> Lib = Library::get();
+  if (!Lib)
+    return Lib.takeError();
+  const Library &L = *Lib;
   // Without the ROCm kernel driver hsa_init fails with a generic "out of
   // resources"; say what is missing instead.
   if (!sys::fs::exists("/dev/kfd"))
@@ -145,20 +156,20 @@ Expected<std::unique_ptr<Runtime>> Runtime::open() {
                     "driver) is missing; use --device=emu");
   std::unique_ptr<Runtime> R(new Runtime());
   R->I = std::make_unique<Impl>();
-  if (Error E = check(hsa_init(), "initialising the HSA runtime"))
+  if (Error E = check(L.hsa_init(), "initialising the HSA runtime"))
     return std::move(E);
   R->I->Initialized = true;
 
   auto AgentCallback = [](hsa_agent_t A, void *Data) {
     hsa_device_type_t Type;
-    hsa_status_t S = hsa_agent_get_info(A, HSA_AGENT_INFO_DEVICE, &Type);
+    hsa_status_t S = lib().hsa_agent_get_info(A, HSA_AGENT_INFO_DEVICE, &Type);
     if (S != HSA_STATUS_SUCCESS)
       return S;
     if (Type == HSA_DEVICE_TYPE_GPU)
       static_cast<std::vector<hsa_agent_t> *>(Data)->push_back(A);
     return HSA_STATUS_SUCCESS;
   };
-  if (Error E = check(hsa_iterate_agents(AgentCallback, &R->I->Agents),
+  if (Error E = check(L.hsa_iterate_agents(AgentCallback, &R->I->Agents),
                       "enumerating HSA agents"))
     return std::move(E);
   if (R->I->Agents.empty())
@@ -169,39 +180,40 @@ Expected<std::unique_ptr<Runtime>> Runtime::open() {
   for (hsa_agent_t A : R->I->Agents) {
     AgentInfo Info;
     char Name[64] = {};
-    if (Error E = check(hsa_agent_get_info(A, HSA_AGENT_INFO_NAME, Name),
+    if (Error E = check(L.hsa_agent_get_info(A, HSA_AGENT_INFO_NAME, Name),
                         "reading an agent's name"))
       return std::move(E);
     Info.Name = std::string(Name, strnlen(Name, sizeof(Name)));
     char Product[64] = {};
-    if (hsa_agent_get_info(A, hsa_agent_info_t(HSA_AMD_AGENT_INFO_PRODUCT_NAME),
-                           Product) == HSA_STATUS_SUCCESS)
+    if (L.hsa_agent_get_info(A,
+                             hsa_agent_info_t(HSA_AMD_AGENT_INFO_PRODUCT_NAME),
+                             Product) == HSA_STATUS_SUCCESS)
       Info.ProductName = std::string(Product, strnlen(Product, sizeof(Product)));
-    if (Error E = check(hsa_agent_get_info(
-                            A,
-                            hsa_agent_info_t(
-                                HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT),
-                            &Info.ComputeUnits),
-                        "reading agent " + Info.Name + "'s compute units"))
+    if (Error E = check(
+            L.hsa_agent_get_info(
+                A, hsa_agent_info_t(HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT),
+                &Info.ComputeUnits),
+            "reading agent " + Info.Name + "'s compute units"))
       return std::move(E);
-    if (Error E = check(hsa_agent_get_info(A, HSA_AGENT_INFO_WAVEFRONT_SIZE,
-                                           &Info.WavefrontSize),
+    if (Error E = check(L.hsa_agent_get_info(A, HSA_AGENT_INFO_WAVEFRONT_SIZE,
+                                             &Info.WavefrontSize),
                         "reading agent " + Info.Name + "'s wavefront size"))
       return std::move(E);
     auto IsaCallback = [](hsa_isa_t Isa, void *Data) {
       uint32_t Len = 0;
-      hsa_status_t S = hsa_isa_get_info_alt(Isa, HSA_ISA_INFO_NAME_LENGTH, &Len);
+      hsa_status_t S =
+          lib().hsa_isa_get_info_alt(Isa, HSA_ISA_INFO_NAME_LENGTH, &Len);
       if (S != HSA_STATUS_SUCCESS)
         return S;
       std::string Text(Len, '\0');
-      S = hsa_isa_get_info_alt(Isa, HSA_ISA_INFO_NAME, Text.data());
+      S = lib().hsa_isa_get_info_alt(Isa, HSA_ISA_INFO_NAME, Text.data());
       if (S != HSA_STATUS_SUCCESS)
         return S;
       Text.resize(strnlen(Text.c_str(), Text.size()));
       *static_cast<std::string *>(Data) = Text;
       return HSA_STATUS_INFO_BREAK; // the first ISA is the agent's own
     };
-    if (Error E = check(hsa_agent_iterate_isas(A, IsaCallback, &Info.ISA),
+    if (Error E = check(L.hsa_agent_iterate_isas(A, IsaCallback, &Info.ISA),
                         "reading agent " + Info.Name + "'s ISA"))
       return std::move(E);
     auto RegionCallback = [](hsa_region_t Region, void *Data) {
@@ -211,9 +223,9 @@ Expected<std::unique_ptr<Runtime>> Runtime::open() {
         static_cast<std::vector<RegionInfo> *>(Data)->push_back(RI);
       return S;
     };
-    if (Error E = check(hsa_agent_iterate_regions(A, RegionCallback,
-                                                  &Info.Regions),
-                        "reading agent " + Info.Name + "'s memory regions"))
+    if (Error E =
+            check(L.hsa_agent_iterate_regions(A, RegionCallback, &Info.Regions),
+                  "reading agent " + Info.Name + "'s memory regions"))
       return std::move(E);
     R->Infos.push_back(std::move(Info));
   }
@@ -240,7 +252,7 @@ Expected<hsa_region_t> findRegion(hsa_agent_t Agent, bool RegionInfo::*Flag,
     Se->Found = Region;
     return HSA_STATUS_INFO_BREAK;
   };
-  if (Error E = check(hsa_agent_iterate_regions(Agent, Callback, &S),
+  if (Error E = check(lib().hsa_agent_iterate_regions(Agent, Callback, &S),
                       "looking for " + What + " memory"))
     return std::move(E);
   if (!S.Found.handle)
@@ -254,13 +266,13 @@ struct HsaMemory {
   void *Ptr = nullptr;
   ~HsaMemory() {
     if (Ptr)
-      hsa_memory_free(Ptr);
+      lib().hsa_memory_free(Ptr);
   }
 };
 
 Error allocate(hsa_region_t Region, size_t Size, HsaMemory &M,
                const Twine &What) {
-  return check(hsa_memory_allocate(Region, Size ? Size : 1, &M.Ptr),
+  return check(lib().hsa_memory_allocate(Region, Size ? Size : 1, &M.Ptr),
                "allocating " + Twine(Size) + " bytes of " + What);
 }
 
@@ -287,58 +299,61 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
                     "device memory of " + Twine(R.Memory.size()) +
                         " bytes is more than the 4 GiB that 32-bit device "
                         "addresses reach");
+  const Library &L = lib();
   hsa_agent_t Agent = I->Agents[AgentIndex];
   const std::string &AgentName = Infos[AgentIndex].Name;
 
   // Code object -> frozen executable -> kernel symbol.
   hsa_code_object_reader_t Reader;
-  if (Error E = check(hsa_code_object_reader_create_from_memory(
+  if (Error E = check(L.hsa_code_object_reader_create_from_memory(
                           R.CodeObject.data(), R.CodeObject.size(), &Reader),
                       "reading the code object"))
     return std::move(E);
-  scope_exit DestroyReader([&] { hsa_code_object_reader_destroy(Reader); });
+  scope_exit DestroyReader([&] { L.hsa_code_object_reader_destroy(Reader); });
   hsa_executable_t Exe;
-  if (Error E = check(hsa_executable_create_alt(
-                          HSA_PROFILE_FULL,
-                          HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, nullptr,
-                          &Exe),
-                      "creating an executable"))
+  if (Error E =
+          check(L.hsa_executable_create_alt(
+                    HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                    nullptr, &Exe),
+                "creating an executable"))
     return std::move(E);
-  scope_exit DestroyExe([&] { hsa_executable_destroy(Exe); });
-  if (Error E = check(hsa_executable_load_agent_code_object(
+  scope_exit DestroyExe([&] { L.hsa_executable_destroy(Exe); });
+  if (Error E = check(L.hsa_executable_load_agent_code_object(
                           Exe, Agent, Reader, nullptr, nullptr),
                       "loading the code object for agent " + AgentName))
     return std::move(E);
-  if (Error E = check(hsa_executable_freeze(Exe, nullptr),
+  if (Error E = check(L.hsa_executable_freeze(Exe, nullptr),
                       "freezing the executable"))
     return std::move(E);
   hsa_executable_symbol_t Sym;
-  if (Error E = check(hsa_executable_get_symbol_by_name(
+  if (Error E = check(L.hsa_executable_get_symbol_by_name(
                           Exe, R.KernelSymbol.c_str(), &Agent, &Sym),
                       "looking up kernel symbol '" + R.KernelSymbol + "'"))
     return std::move(E);
   uint64_t KernelObject = 0;
   uint32_t KernargSize = 0, GroupSize = 0, PrivateSize = 0;
   if (Error E = check(
-          hsa_executable_symbol_get_info(
+          L.hsa_executable_symbol_get_info(
               Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &KernelObject),
           "reading the kernel object of '" + R.KernelSymbol + "'"))
     return std::move(E);
-  if (Error E = check(hsa_executable_symbol_get_info(
-                          Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                          &KernargSize),
-                      "reading the kernarg segment size"))
+  if (Error E =
+          check(L.hsa_executable_symbol_get_info(
+                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+                    &KernargSize),
+                "reading the kernarg segment size"))
     return std::move(E);
-  if (Error E = check(hsa_executable_symbol_get_info(
-                          Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                          &GroupSize),
-                      "reading the group segment size"))
+  if (Error E =
+          check(L.hsa_executable_symbol_get_info(
+                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+                    &GroupSize),
+                "reading the group segment size"))
     return std::move(E);
-  if (Error E = check(
-          hsa_executable_symbol_get_info(
-              Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-              &PrivateSize),
-          "reading the private segment size"))
+  if (Error E =
+          check(L.hsa_executable_symbol_get_info(
+                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
+                    &PrivateSize),
+                "reading the private segment size"))
     return std::move(E);
 
   // The kernel's parameter count from its kernarg segment: size = H + 24
@@ -376,8 +391,9 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
   if (Error E = allocate(*ArgRegion, Layout.size(), Kernargs, "kernargs"))
     return std::move(E);
   std::memcpy(Staging.Ptr, R.Memory.data(), R.Memory.size());
-  if (Error E = check(hsa_memory_copy(Device.Ptr, Staging.Ptr, R.Memory.size()),
-                      "copying device memory to the GPU"))
+  if (Error E =
+          check(L.hsa_memory_copy(Device.Ptr, Staging.Ptr, R.Memory.size()),
+                "copying device memory to the GPU"))
     return std::move(E);
 
   KernargValues V;
@@ -403,31 +419,32 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
 
   // Queue and completion signal.
   uint32_t QueueMax = 0;
-  if (Error E = check(hsa_agent_get_info(Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE,
-                                         &QueueMax),
-                      "reading the agent's queue size"))
+  if (Error E = check(
+          L.hsa_agent_get_info(Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &QueueMax),
+          "reading the agent's queue size"))
     return std::move(E);
   hsa_queue_t *Queue = nullptr;
-  if (Error E = check(hsa_queue_create(Agent, std::min<uint32_t>(QueueMax, 64),
-                                       HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr,
-                                       UINT32_MAX, UINT32_MAX, &Queue),
-                      "creating a queue on agent " + AgentName))
+  if (Error E =
+          check(L.hsa_queue_create(Agent, std::min<uint32_t>(QueueMax, 64),
+                                   HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr,
+                                   UINT32_MAX, UINT32_MAX, &Queue),
+                "creating a queue on agent " + AgentName))
     return std::move(E);
-  scope_exit DestroyQueue([&] { hsa_queue_destroy(Queue); });
+  scope_exit DestroyQueue([&] { L.hsa_queue_destroy(Queue); });
   if (R.Profile)
-    if (Error E = check(hsa_amd_profiling_set_profiler_enabled(Queue, 1),
+    if (Error E = check(L.hsa_amd_profiling_set_profiler_enabled(Queue, 1),
                         "enabling queue profiling"))
       return std::move(E);
   hsa_signal_t Signal;
-  if (Error E = check(hsa_signal_create(1, 0, nullptr, &Signal),
+  if (Error E = check(L.hsa_signal_create(1, 0, nullptr, &Signal),
                       "creating a completion signal"))
     return std::move(E);
-  scope_exit DestroySignal([&] { hsa_signal_destroy(Signal); });
+  scope_exit DestroySignal([&] { L.hsa_signal_destroy(Signal); });
   Packet->CompletionSignal = Signal.handle;
 
   uint64_t Frequency = 0;
-  if (Error E = check(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
-                                          &Frequency),
+  if (Error E = check(L.hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
+                                            &Frequency),
                       "reading the HSA timestamp frequency"))
     return std::move(E);
 
@@ -436,9 +453,9 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
       encodeDispatchPacket(*Packet);
   uint32_t HeaderWord = dispatchHeaderWord(*Packet);
   for (unsigned N = 0; N < std::max(R.Repeat, 1u); ++N) {
-    hsa_signal_store_relaxed(Signal, 1);
-    uint64_t Index = hsa_queue_add_write_index_scacq_screl(Queue, 1);
-    while (Index - hsa_queue_load_read_index_scacquire(Queue) >= Queue->size)
+    L.hsa_signal_store_relaxed(Signal, 1);
+    uint64_t Index = L.hsa_queue_add_write_index_scacq_screl(Queue, 1);
+    while (Index - L.hsa_queue_load_read_index_scacquire(Queue) >= Queue->size)
       ; // the queue is full: wait for the packet processor
     auto *Slot = static_cast<uint8_t *>(Queue->base_address) +
                  packet_offset::Size * (Index & (Queue->size - 1));
@@ -447,14 +464,15 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
     std::memcpy(Slot + 4, Body.data() + 4, packet_offset::Size - 4);
     __atomic_store_n(reinterpret_cast<uint32_t *>(Slot), HeaderWord,
                      __ATOMIC_RELEASE);
-    hsa_signal_store_screlease(Queue->doorbell_signal, hsa_signal_value_t(Index));
+    L.hsa_signal_store_screlease(Queue->doorbell_signal,
+                                 hsa_signal_value_t(Index));
 
     // Wait in slices so that a timeout is honoured whatever the runtime's
     // own wait granularity.
     auto Start = std::chrono::steady_clock::now();
-    while (hsa_signal_wait_scacquire(Signal, HSA_SIGNAL_CONDITION_LT, 1,
-                                     Frequency / 10, HSA_WAIT_STATE_BLOCKED) !=
-           0) {
+    while (L.hsa_signal_wait_scacquire(Signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                       Frequency / 10,
+                                       HSA_WAIT_STATE_BLOCKED) != 0) {
       double Waited = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - Start)
                           .count();
@@ -466,15 +484,17 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
     }
     if (R.Profile) {
       hsa_amd_profiling_dispatch_time_t T;
-      if (Error E = check(hsa_amd_profiling_get_dispatch_time(Agent, Signal, &T),
-                          "reading the dispatch time"))
+      if (Error E =
+              check(L.hsa_amd_profiling_get_dispatch_time(Agent, Signal, &T),
+                    "reading the dispatch time"))
         return std::move(E);
       Result.Seconds.push_back(double(T.end - T.start) / double(Frequency));
     }
   }
 
-  if (Error E = check(hsa_memory_copy(Staging.Ptr, Device.Ptr, R.Memory.size()),
-                      "copying device memory back from the GPU"))
+  if (Error E =
+          check(L.hsa_memory_copy(Staging.Ptr, Device.Ptr, R.Memory.size()),
+                "copying device memory back from the GPU"))
     return std::move(E);
   std::memcpy(R.Memory.data(), Staging.Ptr, R.Memory.size());
   return Result;

@@ -4,8 +4,10 @@
 // Runtime Programmer's Reference Manual 1.2, and AMD's hsa_ext_amd.h):
 // opening the runtime, the GPU agents and their memory regions
 // (--list-devices), and one kernel dispatch of a code object (load, memory,
-// kernargs, AQL packet, completion signal). Builds and links on machines
-// without a GPU; there, opening fails with an HsaError of kind NoDevice.
+// kernargs, AQL packet, completion signal). The runtime library is opened
+// with dlopen at first use and never linked (lib/Runtime/HSA/Library.h), so
+// wavetools builds and runs on machines without it or without a GPU; there,
+// opening fails with an HsaError of kind NoDevice.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_RUNTIME_HSA_RUNTIME_H
@@ -26,7 +28,8 @@ namespace wave::hsa {
 
 /// What went wrong, for wave-run's exit status.
 enum class HsaErrorKind {
-  NoDevice, ///< no HSA runtime device or no GPU agent: exit status 2.
+  NoDevice, ///< no runtime library, no HSA runtime device or no GPU
+            ///< agent: exit status 2.
   Failure,  ///< an HSA call failed, or the code object is unusable: 1.
   Timeout,  ///< the dispatch did not complete within --timeout: 3.
 };
@@ -99,9 +102,13 @@ struct DispatchResult {
 /// The opened HSA runtime (hsa_init ... hsa_shut_down) and its GPU agents.
 class Runtime {
 public:
-  /// Opens the runtime. Fails with NoDevice when /dev/kfd (the ROCm kernel
-  /// driver) is missing or no GPU agent is present, with Failure when
-  /// hsa_init or an agent query fails.
+  /// Opens the runtime: loads the library ($WAVE_HSA_RUNTIME, else
+  /// libhsa-runtime64.so.1), then hsa_init and the agent queries. Fails
+  /// with NoDevice when the library does not load ("HSA runtime not found:
+  /// dlopen PATH: <dlerror>"), when /dev/kfd (the ROCm kernel driver) is
+  /// missing or when no GPU agent is present; with Failure when the library
+  /// lacks an entry point ("HSA runtime 'PATH' has no entry point 'NAME'")
+  /// or hsa_init or an agent query fails.
   static llvm::Expected<std::unique_ptr<Runtime>> open();
   ~Runtime();
   Runtime(const Runtime &) = delete;
