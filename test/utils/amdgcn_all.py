@@ -11,7 +11,9 @@ the emulator faults on (`fault-*.wave`) may instead be refused with one
 "error: kernel '...', PC 0x...:" line and exit status 1.
 
 usage: amdgcn_all.py BINDIR OUT_DIR DIR..."""
-import concurrent.futures, os, re, subprocess, sys
+import os, re, subprocess, sys
+
+import kernel_checks
 
 TARGETS = {"gfx942": 64, "gfx950": 64, "gfx90a": 64, "gfx1100": 32,
            "gfx1200": 32, "gfx1250": 32}
@@ -77,22 +79,10 @@ def is_object(path):
 def main():
     bindir, out = sys.argv[1:3]
     os.makedirs(out, exist_ok=True)
-    sources = []
-    for top in sys.argv[3:]:
-        for root, _, files in os.walk(top):
-            sources += [os.path.join(root, f) for f in files
-                        if f.endswith(".wave") and not f.startswith("bad-")
-                        and not is_object(os.path.join(root, f))]
-    jobs = [(p, t, w) for p in sorted(sources) for t, w in TARGETS.items()]
-    checked = failures = 0
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for n, fails in pool.map(lambda j: check(bindir, out, *j), jobs):
-            checked += n
-            failures += len(fails)
-            for f in fails:
-                print(f)
-    print(f"checked {checked} code objects, {failures} failures")
-    return 1 if failures else 0
+    paths = kernel_checks.sources(
+        sys.argv[3:], lambda p: p.endswith(".wave") and not is_object(p))
+    jobs = [(bindir, out, p, t, w) for p in paths for t, w in TARGETS.items()]
+    return kernel_checks.run_checks(jobs, check, "code objects")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ sources without kernels are left out. A kernel the emulator faults on
 "error: kernel '...', PC 0x...:" line and exit status 1.
 
 usage: nvptx_all.py BINDIR OUT_DIR DIR..."""
-import concurrent.futures, os, re, subprocess, sys
+import os, re, subprocess, sys
+
+import kernel_checks
 
 TARGETS = ["sm_70", "sm_80", "sm_90"]
 LANGS = (".py", ".cpp", ".rs", ".ts")
@@ -94,26 +96,11 @@ def kernel_count(path):
 def main():
     bindir, out = sys.argv[1:3]
     os.makedirs(out, exist_ok=True)
-    sources = []
-    for top in sys.argv[3:]:
-        for root, _, files in os.walk(top):
-            for f in files:
-                p = os.path.join(root, f)
-                if f.startswith("bad-") or not f.endswith((".wave",) + LANGS):
-                    continue
-                n = kernel_count(p)
-                if n:
-                    sources.append((p, n))
-    jobs = [(p, n, t) for p, n in sorted(sources) for t in TARGETS]
-    checked = failures = 0
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for c, fails in pool.map(lambda j: check(bindir, out, *j), jobs):
-            checked += c
-            failures += len(fails)
-            for f in fails:
-                print(f)
-    print(f"checked {checked} PTX modules, {failures} failures")
-    return 1 if failures else 0
+    counts = {p: kernel_count(p) for p in kernel_checks.sources(
+        sys.argv[3:], lambda p: p.endswith((".wave",) + LANGS))}
+    jobs = [(bindir, out, p, n, t) for p, n in counts.items() if n
+            for t in TARGETS]
+    return kernel_checks.run_checks(jobs, check, "PTX modules")
 
 
 if __name__ == "__main__":

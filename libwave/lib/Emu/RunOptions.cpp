@@ -217,6 +217,58 @@ Expected<NamedPrint> parseNamedPrint(StringRef Text) {
   return P;
 }
 
+Error parseRunOptionText(const RunOptionText &Text, RunOptions &Opts) {
+  for (const std::string &S : Text.SetRegs)
+    if (auto R = parseSetReg(S))
+      Opts.Config.SetRegs.push_back(*R);
+    else
+      return R.takeError();
+  for (bool Iota : {false, true})
+    for (const std::string &S : Iota ? Text.FillIota : Text.FillZero)
+      if (auto F = parseFill(S, Iota))
+        (Iota ? Opts.FillIota : Opts.FillZero).push_back(*F);
+      else
+        return F.takeError();
+  for (const std::string &S : Text.Args)
+    if (isNamedArg(S)) {
+      if (auto A = parseNamedArg(S))
+        Opts.NamedArgs.push_back(*A);
+      else
+        return A.takeError();
+    } else if (auto A = parseArg(S))
+      Opts.Args.push_back(*A);
+    else
+      return A.takeError();
+  for (const std::string &S : Text.Outs)
+    if (auto O = parseNamedOut(S))
+      Opts.Outs.push_back(*O);
+    else
+      return O.takeError();
+  for (const std::string &S : Text.Prints)
+    if (auto P = parseNamedPrint(S))
+      Opts.Prints.push_back(*P);
+    else
+      return P.takeError();
+  std::pair<const std::string *, const char *> Dumps[] = {
+      {&Text.DumpU32, "--dump-u32"},
+      {&Text.DumpF32, "--dump-f32"},
+      {&Text.DumpF16, "--dump-f16"},
+      {&Text.DumpBf16, "--dump-bf16"},
+      {&Text.DumpMemory, "--dump-memory"}};
+  std::optional<std::pair<uint64_t, uint64_t>> *Dests[] = {
+      &Opts.DumpU32, &Opts.DumpF32, &Opts.DumpF16, &Opts.DumpBf16,
+      &Opts.DumpMemory};
+  for (unsigned I = 0; I < 5; ++I) {
+    if (Dumps[I].first->empty())
+      continue;
+    auto P = parsePair(*Dumps[I].first, Dumps[I].second);
+    if (!P)
+      return P.takeError();
+    *Dests[I] = *P;
+  }
+  return Error::success();
+}
+
 /// Parses a decimal or hexadecimal float of type T with strtof/strtod:
 /// the whole text must be consumed; a finite value that overflows is an
 /// error (an underflow to a subnormal or zero is not).

@@ -201,6 +201,23 @@ struct RunOptions {
   bool DeviceMemoryExplicit = false;
 };
 
+/// The repeatable and --dump-* options of wave-run as typed on the command
+/// line, before parseRunOptionText() (formats/isa.md §7.1).
+struct RunOptionText {
+  /// --set-reg REG:VALUE, --fill-zero, --fill-iota, --arg (OFFSET:FILE or
+  /// NAME=VALUE), --out NAME=FILE and --print NAME[START:END], in order.
+  std::vector<std::string> SetRegs, FillZero, FillIota, Args, Outs, Prints;
+  /// --dump-u32/f32/f16/bf16 OFFSET:COUNT and --dump-memory START:END;
+  /// empty = not given.
+  std::string DumpU32, DumpF32, DumpF16, DumpBf16, DumpMemory;
+};
+
+/// Parses \p Text into \p Opts: Config.SetRegs (parseSetReg()), FillZero
+/// and FillIota (parseFill()), Args or NamedArgs (isNamedArg()), Outs,
+/// Prints and the five dumps (parsePair()), appending to what \p Opts
+/// holds. Fails with the first bad value's error, in that order.
+llvm::Error parseRunOptionText(const RunOptionText &Text, RunOptions &Opts);
+
 /// Resolves --kernel against \p File: a number selects by index, anything
 /// else by name. Fails with "no kernel named 'X'" or an out-of-range
 /// message.
