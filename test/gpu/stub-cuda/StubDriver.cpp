@@ -29,8 +29,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <memory>
 #include <vector>
 
 using namespace wave::cuda;
@@ -59,13 +61,26 @@ bool failMode(const char *Mode) {
 }
 
 /// What the stub's handles point to.
-struct Module {
-  std::string PTX;
-};
 struct Function {
   std::string Name;
   std::vector<unsigned> ParamSizes; ///< bytes of each `.param`.
 };
+/// A module owns its functions, as the driver's does: cuModuleUnload frees
+/// them (LeakSanitizer checks it in the ASan suite).
+struct Module {
+  std::string PTX;
+  std::vector<std::unique_ptr<Function>> Functions;
+};
+/// Every live handle (context, module, stream, event), so that what a
+/// caller leaves for process exit (wave-run does after a --timeout, as a
+/// real kernel may still run) stays reachable rather than leaked.
+std::map<void *, std::shared_ptr<void>> Live;
+template <class T> T *keep(T Value) {
+  auto P = std::make_shared<T>(std::move(Value));
+  Live[P.get()] = P;
+  return P.get();
+}
+void release(void *Handle) { Live.erase(Handle); }
 struct Event {
   std::chrono::steady_clock::time_point When;
 };
@@ -237,13 +252,13 @@ CUresult cuDeviceTotalMem_v2(size_t *Bytes, CUdevice Device) {
 
 CUresult cuCtxCreate_v2(CUcontext *Context, unsigned Flags, CUdevice Device) {
   logLine("cuCtxCreate device=%d", Device);
-  *Context = reinterpret_cast<CUcontext>(new int(++Contexts));
+  *Context = reinterpret_cast<CUcontext>(keep(++Contexts));
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxDestroy_v2(CUcontext Context) {
   logLine("cuCtxDestroy");
-  delete reinterpret_cast<int *>(Context);
+  release(Context);
   return CUDA_SUCCESS;
 }
 
@@ -274,25 +289,26 @@ CUresult cuModuleLoadDataEx(CUmodule *Out, const void *Image,
       std::snprintf(Buffer, Size, "%s", Log);
     return CUDA_ERROR_INVALID_PTX;
   }
-  *Out = reinterpret_cast<CUmodule>(new Module{PTX});
+  *Out = reinterpret_cast<CUmodule>(keep(Module{PTX, {}}));
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetFunction(CUfunction *Out, CUmodule M, const char *Name) {
-  auto *F = new Function{Name, {}};
-  if (!parseEntry(reinterpret_cast<Module *>(M)->PTX, Name, F->ParamSizes)) {
+  auto *Mod = reinterpret_cast<Module *>(M);
+  auto F = std::make_unique<Function>(Function{Name, {}});
+  if (!parseEntry(Mod->PTX, Name, F->ParamSizes)) {
     logLine("cuModuleGetFunction name=%s: not found", Name);
-    delete F;
     return CUDA_ERROR_NOT_FOUND;
   }
   logLine("cuModuleGetFunction name=%s params=%zu", Name, F->ParamSizes.size());
-  *Out = reinterpret_cast<CUfunction>(F);
+  *Out = reinterpret_cast<CUfunction>(F.get());
+  Mod->Functions.push_back(std::move(F));
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleUnload(CUmodule M) {
   logLine("cuModuleUnload");
-  delete reinterpret_cast<Module *>(M);
+  release(M);
   return CUDA_SUCCESS;
 }
 
@@ -349,13 +365,13 @@ CUresult cuMemsetD8_v2(CUdeviceptr Destination, unsigned char Value,
 
 CUresult cuStreamCreate(CUstream *Stream, unsigned Flags) {
   logLine("cuStreamCreate flags=%u", Flags);
-  *Stream = reinterpret_cast<CUstream>(new int(0));
+  *Stream = reinterpret_cast<CUstream>(keep(0));
   return CUDA_SUCCESS;
 }
 
 CUresult cuStreamDestroy_v2(CUstream Stream) {
   logLine("cuStreamDestroy");
-  delete reinterpret_cast<int *>(Stream);
+  release(Stream);
   return CUDA_SUCCESS;
 }
 
@@ -375,13 +391,13 @@ CUresult cuStreamSynchronize(CUstream Stream) {
 
 CUresult cuEventCreate(CUevent *E, unsigned Flags) {
   logLine("cuEventCreate flags=%u", Flags);
-  *E = reinterpret_cast<CUevent>(new Event{});
+  *E = reinterpret_cast<CUevent>(keep(Event{}));
   return CUDA_SUCCESS;
 }
 
 CUresult cuEventDestroy_v2(CUevent E) {
   logLine("cuEventDestroy");
-  delete reinterpret_cast<Event *>(E);
+  release(E);
   return CUDA_SUCCESS;
 }
 
