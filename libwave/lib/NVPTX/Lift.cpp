@@ -148,7 +148,6 @@ private:
   // --- Setup -------------------------------------------------------------
   void createFunction();
   void zeroLocalMemory();
-  bool usesLocalMemory() const;
 
   // --- Walking -----------------------------------------------------------
   Expected<Inst> decodeAt(uint32_t At) const;
@@ -187,7 +186,7 @@ private:
   Value *shuffleIdx(Value *V, Value *SrcLane);
 
   // --- Instruction groups --------------------------------------------------
-  Error liftInst(const Inst &I, bool &Stop);
+  Error liftInst(const Inst &I);
   Error liftControl(const Inst &I, uint32_t Next, bool &Stop);
   void liftALU(const Inst &I);
   void liftCompare(const Inst &I);
@@ -195,7 +194,7 @@ private:
   void liftAtomic(const Inst &I);
   void liftWave(const Inst &I);
   void liftMMA(const Inst &I);
-  void liftSync(const Inst &I, bool &Stop);
+  void liftSync(const Inst &I);
   Value *special(unsigned Index);
 
   /// Runs \p Body in a block entered only by lanes with \p Ex set; \p Body
@@ -328,11 +327,15 @@ void Lifter::createFunction() {
     Preds[P] = slot(I1, "p" + Twine(P));
     EB.CreateStore(EB.getFalse(), Preds[P]);
   }
+  // One pass over the code: what the kernel stores to and whether it has
+  // local memory at all. An undecodable word counts as both; the walk
+  // reports it.
+  bool UsesLocal = false;
   for (uint32_t At = 0; At < K.CodeSize;) {
     Expected<Inst> I = decodeAt(At);
     if (!I) {
       consumeError(I.takeError());
-      HasStores = true; // the walk reports it
+      HasStores = UsesLocal = true;
       break;
     }
     Opcode Op = I->Op;
@@ -340,29 +343,16 @@ void Lifter::createFunction() {
         (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128) ||
         getInstDesc(Op).Class == InstClass::Atomic || Op == Opcode::MmaStoreC)
       HasStores = true;
+    UsesLocal = UsesLocal || isLocalMemoryOp(Op);
     At += I->length();
   }
-  if (usesLocalMemory()) {
+  if (UsesLocal) {
     auto *Ty = ArrayType::get(I8, 0);
     LocalMem = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
                                   nullptr, "__wave_local_" + ABI.Symbol,
                                   nullptr, GlobalValue::NotThreadLocal, 3);
     LocalMem->setAlignment(Align(16));
   }
-}
-
-bool Lifter::usesLocalMemory() const {
-  for (uint32_t At = 0; At < K.CodeSize;) {
-    Expected<Inst> I = decodeAt(At);
-    if (!I) {
-      consumeError(I.takeError());
-      return true; // the walk reports it
-    }
-    if (isLocalMemoryOp(I->Op))
-      return true;
-    At += I->length();
-  }
-  return false;
 }
 
 /// Zero-fills local memory at workgroup start (isa.md §4.1; D39), 16
@@ -602,8 +592,7 @@ Expected<uint32_t> Lifter::liftSegment(uint32_t Start) {
   auto LiftAll = [&]() -> Error {
     for (auto &[InstPC, I] : Seg) {
       PC = InstPC;
-      bool Stop = false;
-      if (Error E = liftInst(I, Stop))
+      if (Error E = liftInst(I))
         return E;
     }
     return Error::success();
@@ -859,15 +848,14 @@ Error Lifter::liftControl(const Inst &I, uint32_t Next, bool &Stop) {
   case Opcode::FenceAcqRel:
   case Opcode::Wait:
   case Opcode::Nop:
-    liftSync(I, Stop);
+    liftSync(I);
     return Error::success();
   default:
     llvm_unreachable("not a control instruction");
   }
 }
 
-void Lifter::liftSync(const Inst &I, bool &Stop) {
-  (void)Stop;
+void Lifter::liftSync(const Inst &I) {
   BasicBlock *Skip = nullptr;
   if (I.isPredicated()) { // isa.md §4.4: skipped when no lane qualifies
     Skip = newBlock("sync.skip");
@@ -904,8 +892,7 @@ void Lifter::liftSync(const Inst &I, bool &Stop) {
 // Everything else
 //===----------------------------------------------------------------------===//
 
-Error Lifter::liftInst(const Inst &I, bool &Stop) {
-  (void)Stop;
+Error Lifter::liftInst(const Inst &I) {
   switch (getInstDesc(I.Op).Class) {
   case InstClass::Memory:
     liftMemory(I);
