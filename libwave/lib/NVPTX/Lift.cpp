@@ -58,14 +58,23 @@ Error err(const KernelInfo &K, uint32_t PC, const Twine &Msg) {
 /// pairs, 64- and 128-bit memory tuples (formats/isa.md §4.9, §4.12).
 unsigned tupleWidth(Opcode Op) {
   switch (Op) {
-  case Opcode::Dadd: case Opcode::Dsub: case Opcode::Dmul: case Opcode::Dma:
-  case Opcode::Ddiv: case Opcode::Dsqrt: case Opcode::CvtF32F64:
-  case Opcode::CvtF64F32: case Opcode::LocalLoadU64:
-  case Opcode::LocalStoreU64: case Opcode::DeviceLoadU64:
+  case Opcode::Dadd:
+  case Opcode::Dsub:
+  case Opcode::Dmul:
+  case Opcode::Dma:
+  case Opcode::Ddiv:
+  case Opcode::Dsqrt:
+  case Opcode::CvtF32F64:
+  case Opcode::CvtF64F32:
+  case Opcode::LocalLoadU64:
+  case Opcode::LocalStoreU64:
+  case Opcode::DeviceLoadU64:
   case Opcode::DeviceStoreU64:
     return 2;
-  case Opcode::LocalLoadU128: case Opcode::LocalStoreU128:
-  case Opcode::DeviceLoadU128: case Opcode::DeviceStoreU128:
+  case Opcode::LocalLoadU128:
+  case Opcode::LocalStoreU128:
+  case Opcode::DeviceLoadU128:
+  case Opcode::DeviceStoreU128:
     return 4;
   default:
     return 1;
@@ -87,16 +96,15 @@ bool isLocalMemoryOp(Opcode Op) {
 /// (formats/isa.md §4.15 "Instructions in a region not taken"): a region
 /// holding one of them cannot be jumped over.
 bool actsOnWholeWave(Opcode Op) {
-  return Op == Opcode::Barrier || Op == Opcode::Halt ||
-         Op == Opcode::Return || Op == Opcode::Call;
+  return Op == Opcode::Barrier || Op == Opcode::Halt || Op == Opcode::Return ||
+         Op == Opcode::Call;
 }
 
 class Lifter {
 public:
-  Lifter(const WbinFile &File, unsigned Index, const KernelABI &ABI,
-         Module &M)
-      : File(File), K(File.Kernels[Index]), ABI(ABI), M(M),
-        C(M.getContext()), B(C), EB(C) {}
+  Lifter(const WbinFile &File, unsigned Index, const KernelABI &ABI, Module &M)
+      : File(File), K(File.Kernels[Index]), ABI(ABI), M(M), C(M.getContext()),
+        B(C), EB(C) {}
 
   Error run();
 
@@ -121,8 +129,8 @@ private:
   std::array<AllocaInst *, 4> Preds{};
   std::map<std::pair<unsigned, unsigned>, AllocaInst *> Frags;
   AllocaInst *Active = nullptr, *Exited = nullptr;
-  Value *Live = nullptr, *Lane = nullptr, *LaneBit = nullptr,
-        *Linear = nullptr, *Threads = nullptr;
+  Value *Live = nullptr, *Lane = nullptr, *LaneBit = nullptr, *Linear = nullptr,
+        *Threads = nullptr;
   std::array<Value *, 3> Tid{}, WG{};
   Value *DevBase = nullptr, *DevSize = nullptr, *LocalSize = nullptr;
   GlobalVariable *LocalMem = nullptr;
@@ -371,13 +379,12 @@ void Lifter::zeroLocalMemory() {
   B.CreateCondBr(B.CreateICmpULT(Off, LocalSize), Body, Done);
   B.SetInsertPoint(Body);
   Value *P = B.CreateGEP(I8, LocalMem, B.CreateZExt(Off, I64));
-  B.CreateAlignedStore(Constant::getNullValue(FixedVectorType::get(I32, 4)),
-                       P, Align(16));
+  B.CreateAlignedStore(Constant::getNullValue(FixedVectorType::get(I32, 4)), P,
+                       Align(16));
   Off->addIncoming(B.CreateAdd(Off, Step), Body);
   B.CreateBr(Head);
   B.SetInsertPoint(Done);
-  B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
-                    {B.getInt32(0)});
+  B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {}, {B.getInt32(0)});
 }
 
 AllocaInst *Lifter::slot(Type *Ty, const Twine &Name) {
@@ -443,9 +450,9 @@ AllocaInst *Lifter::frag(unsigned Table, unsigned Id) {
     S = slot(ArrayType::get(F32, 16), "frag" + Twine(Table) + "." + Twine(Id));
     // A fragment never written reads as zeros (isa.md §4.18).
     for (unsigned E = 0; E < 16; ++E)
-      EB.CreateStore(ConstantFP::get(F32, 0.0),
-                     EB.CreateConstInBoundsGEP2_32(S->getAllocatedType(), S,
-                                                   0, E));
+      EB.CreateStore(
+          ConstantFP::get(F32, 0.0),
+          EB.CreateConstInBoundsGEP2_32(S->getAllocatedType(), S, 0, E));
   }
   return S;
 }
@@ -476,9 +483,9 @@ Value *Lifter::ballot(Value *Bit) {
 }
 
 Value *Lifter::shuffleIdx(Value *V, Value *SrcLane) {
-  return B.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
-                           {B.getInt32(~0u), V, B.CreateAnd(SrcLane, 31),
-                            B.getInt32(31)});
+  return B.CreateIntrinsic(
+      Intrinsic::nvvm_shfl_sync_idx_i32, {},
+      {B.getInt32(~0u), V, B.CreateAnd(SrcLane, 31), B.getInt32(31)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -490,7 +497,8 @@ Expected<Inst> Lifter::decodeAt(uint32_t At) const {
   uint64_t End = uint64_t(K.CodeOffset) + K.CodeSize;
   if (End > Code.size())
     return err(K, At, "kernel code runs past the code section");
-  Expected<Inst> I = decodeInst(Code.slice(0, End), uint64_t(K.CodeOffset) + At);
+  Expected<Inst> I =
+      decodeInst(Code.slice(0, End), uint64_t(K.CodeOffset) + At);
   if (!I)
     return err(K, At, "invalid instruction: " + toString(I.takeError()));
   return I;
@@ -532,8 +540,9 @@ Error Lifter::walk(uint32_t Start) {
   for (uint32_t At = Start;;) {
     if (At >= K.CodeSize) {
       if (!Calls.empty())
-        return err(K, At, "a called function runs past the end of the "
-                          "kernel without 'return'");
+        return err(K, At,
+                   "a called function runs past the end of the "
+                   "kernel without 'return'");
       // D18 default: the wave stops at the end of its kernel's code.
       if (!B.GetInsertBlock()->getTerminator())
         B.CreateRetVoid();
@@ -555,8 +564,9 @@ Error Lifter::walk(uint32_t Start) {
       continue;
     }
     if (++Lifted > MaxLiftedInsts)
-      return err(K, At, "more than " + Twine(MaxLiftedInsts) +
-                            " instructions once calls are inlined");
+      return err(K, At,
+                 "more than " + Twine(MaxLiftedInsts) +
+                     " instructions once calls are inlined");
     // Paths join at control instructions; a store may be pending on one.
     PendingStore = PendingStore || HasStores;
     if (Error E = liftControl(*I, Next, Stop))
@@ -587,8 +597,9 @@ Expected<uint32_t> Lifter::liftSegment(uint32_t Start) {
   }
   Lifted += Seg.size();
   if (Lifted > MaxLiftedInsts)
-    return err(K, Start, "more than " + Twine(MaxLiftedInsts) +
-                             " instructions once calls are inlined");
+    return err(K, Start,
+               "more than " + Twine(MaxLiftedInsts) +
+                   " instructions once calls are inlined");
   auto LiftAll = [&]() -> Error {
     for (auto &[InstPC, I] : Seg) {
       PC = InstPC;
@@ -670,12 +681,11 @@ Error Lifter::liftControl(const Inst &I, uint32_t Next, bool &Stop) {
   case Opcode::Endif: {
     if (Frames.size() == (Calls.empty() ? 0 : Calls.back().FrameBase) ||
         Frames.back().IsLoop)
-      return err(K, PC, Twine("'") + I.desc().Mnemonic +
-                            "' without a matching 'if'");
+      return err(K, PC,
+                 Twine("'") + I.desc().Mnemonic + "' without a matching 'if'");
     Frame &F = Frames.back();
-    BasicBlock *BB = F.Skip ? F.Skip : newBlock(I.Op == Opcode::Else
-                                                    ? "if.else"
-                                                    : "if.end");
+    BasicBlock *BB =
+        F.Skip ? F.Skip : newBlock(I.Op == Opcode::Else ? "if.else" : "if.end");
     F.Skip = nullptr;
     if (!B.GetInsertBlock()->getTerminator())
       B.CreateBr(BB);
@@ -695,8 +705,7 @@ Error Lifter::liftControl(const Inst &I, uint32_t Next, bool &Stop) {
       }
       return Error::success();
     }
-    B.CreateStore(B.CreateAnd(B.CreateLoad(I32, F.Entry), NotExited),
-                  Active);
+    B.CreateStore(B.CreateAnd(B.CreateLoad(I32, F.Entry), NotExited), Active);
     Frames.pop_back();
     if (Frames.empty())
       endWaveIfDone(/*ActiveOnly=*/true);
@@ -725,8 +734,7 @@ Error Lifter::liftControl(const Inst &I, uint32_t Next, bool &Stop) {
     while (L >= int(Base) && !Frames[L].IsLoop)
       --L;
     if (L < int(Base))
-      return err(K, PC, Twine("'") + I.desc().Mnemonic +
-                            "' outside of a loop");
+      return err(K, PC, Twine("'") + I.desc().Mnemonic + "' outside of a loop");
     // D5/D6 default: the lanes leave the active mask and every IF frame
     // above the loop; a break also records them in the loop's breaks.
     Value *A = active();
@@ -753,8 +761,7 @@ Error Lifter::liftControl(const Inst &I, uint32_t Next, bool &Stop) {
     Value *NotExited = B.CreateNot(exited());
     Value *Entry = B.CreateLoad(I32, F.Entry);
     Value *Rm = B.CreateAnd(
-        B.CreateAnd(Entry, B.CreateNot(B.CreateLoad(I32, F.Other))),
-        NotExited);
+        B.CreateAnd(Entry, B.CreateNot(B.CreateLoad(I32, F.Other))), NotExited);
     BasicBlock *Latch = newBlock("loop.latch"), *Exit = newBlock("loop.exit");
     B.CreateCondBr(B.CreateICmpNE(Rm, B.getInt32(0)), Latch, Exit);
     B.SetInsertPoint(Latch);
@@ -803,8 +810,9 @@ Error Lifter::liftControl(const Inst &I, uint32_t Next, bool &Stop) {
       B.CreateRetVoid(); // the kernel's return: the wave ends
     } else {
       if (Frames.size() != Calls.back().FrameBase)
-        return err(K, PC, "'return' inside an 'if' or 'loop' of the called "
-                          "function is not supported");
+        return err(K, PC,
+                   "'return' inside an 'if' or 'loop' of the called "
+                   "function is not supported");
       B.CreateBr(Calls.back().Cont);
     }
     if (Skip) {
@@ -921,7 +929,9 @@ Error Lifter::liftInst(const Inst &I) {
 
 Value *Lifter::special(unsigned Index) {
   switch (Index) { // isa.md §3
-  case 0: case 1: case 2:
+  case 0:
+  case 1:
+  case 2:
     return Tid[Index];
   case 3:
     return B.CreateLShr(Linear, 5);
@@ -933,7 +943,9 @@ Value *Lifter::special(unsigned Index) {
     return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_y, {});
   case 7:
     return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_z, {});
-  case 8: case 9: case 10:
+  case 8:
+  case 9:
+  case 10:
     return WG[Index - 8];
   case 11:
     return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {});
@@ -947,7 +959,9 @@ Value *Lifter::special(unsigned Index) {
     return B.CreateLShr(B.CreateAdd(Threads, B.getInt32(31)), 5);
   case 16:
     return B.getInt32(1);
-  case 17: case 18: case 19:
+  case 17:
+  case 18:
+  case 19:
     return B.getInt32(4);
   default:
     return B.getInt32(0);
@@ -992,16 +1006,24 @@ void Lifter::liftALU(const Inst &I) {
   Value *R = nullptr;
   switch (I.Op) {
   // Integer (isa.md §4.5).
-  case Opcode::Iadd: R = B.CreateAdd(A(), Bv()); break;
-  case Opcode::Isub: R = B.CreateSub(A(), Bv()); break;
-  case Opcode::Imul: R = B.CreateMul(A(), Bv()); break;
-  case Opcode::ImulHi: // D34: unsigned
-    R = B.CreateTrunc(B.CreateLShr(B.CreateMul(B.CreateZExt(A(), I64),
-                                               B.CreateZExt(Bv(), I64)),
-                                   32),
-                      I32);
+  case Opcode::Iadd:
+    R = B.CreateAdd(A(), Bv());
     break;
-  case Opcode::Imad: R = B.CreateAdd(B.CreateMul(A(), Bv()), Cv()); break;
+  case Opcode::Isub:
+    R = B.CreateSub(A(), Bv());
+    break;
+  case Opcode::Imul:
+    R = B.CreateMul(A(), Bv());
+    break;
+  case Opcode::ImulHi: // D34: unsigned
+    R = B.CreateTrunc(
+        B.CreateLShr(
+            B.CreateMul(B.CreateZExt(A(), I64), B.CreateZExt(Bv(), I64)), 32),
+        I32);
+    break;
+  case Opcode::Imad:
+    R = B.CreateAdd(B.CreateMul(A(), Bv()), Cv());
+    break;
   case Opcode::Idiv:
   case Opcode::Imod: {
     // D36: b == 0 gives 0; INT_MIN / -1 wraps to INT_MIN, INT_MIN mod -1
@@ -1016,14 +1038,20 @@ void Lifter::liftALU(const Inst &I) {
             : B.CreateSRem(X, Y1);
     break;
   }
-  case Opcode::Ineg: R = B.CreateNeg(A()); break;
+  case Opcode::Ineg:
+    R = B.CreateNeg(A());
+    break;
   case Opcode::Iabs: {
     Value *X = A();
     R = B.CreateSelect(B.CreateICmpSLT(X, B.getInt32(0)), B.CreateNeg(X), X);
     break;
   }
-  case Opcode::Imin: R = B.CreateBinaryIntrinsic(Intrinsic::smin, A(), Bv()); break;
-  case Opcode::Imax: R = B.CreateBinaryIntrinsic(Intrinsic::smax, A(), Bv()); break;
+  case Opcode::Imin:
+    R = B.CreateBinaryIntrinsic(Intrinsic::smin, A(), Bv());
+    break;
+  case Opcode::Imax:
+    R = B.CreateBinaryIntrinsic(Intrinsic::smax, A(), Bv());
+    break;
   case Opcode::Iclamp: { // D11 default: min(max(a, lo), hi)
     Value *X = A(), *Lo = Bv(), *Hi = Cv();
     X = B.CreateSelect(B.CreateICmpSLT(X, Lo), Lo, X);
@@ -1031,38 +1059,64 @@ void Lifter::liftALU(const Inst &I) {
     break;
   }
   // f32 (isa.md §4.7).
-  case Opcode::Fadd: R = B.CreateFAdd(FA(), FB()); break;
-  case Opcode::Fsub: R = B.CreateFSub(FA(), FB()); break;
-  case Opcode::Fmul: R = B.CreateFMul(FA(), FB()); break;
-  case Opcode::Fma: R = Fma(FA(), FB(), FC()); break;
+  case Opcode::Fadd:
+    R = B.CreateFAdd(FA(), FB());
+    break;
+  case Opcode::Fsub:
+    R = B.CreateFSub(FA(), FB());
+    break;
+  case Opcode::Fmul:
+    R = B.CreateFMul(FA(), FB());
+    break;
+  case Opcode::Fma:
+    R = Fma(FA(), FB(), FC());
+    break;
   case Opcode::Fdiv: { // D10: division by ±0 is +inf
     Value *Y = FB();
     R = B.CreateSelect(B.CreateFCmpOEQ(Y, ConstantFP::get(F32, 0.0)),
                        ConstantFP::getInfinity(F32), B.CreateFDiv(FA(), Y));
     break;
   }
-  case Opcode::Fneg: R = B.CreateXor(A(), B.getInt32(0x80000000u)); break;
-  case Opcode::Fabs: R = B.CreateAnd(A(), B.getInt32(0x7FFFFFFFu)); break;
+  case Opcode::Fneg:
+    R = B.CreateXor(A(), B.getInt32(0x80000000u));
+    break;
+  case Opcode::Fabs:
+    R = B.CreateAnd(A(), B.getInt32(0x7FFFFFFFu));
+    break;
   case Opcode::Fmin:
   case Opcode::Fmax: {
     Value *X = FA(), *Y = FB();
-    Value *Better = I.Op == Opcode::Fmin ? B.CreateFCmpOLT(Y, X)
-                                         : B.CreateFCmpOGT(Y, X);
-    R = B.CreateSelect(B.CreateFCmpUNO(X, X), Y,
-                       B.CreateSelect(B.CreateFCmpUNO(Y, Y), X,
-                                      B.CreateSelect(Better, Y, X)));
+    Value *Better =
+        I.Op == Opcode::Fmin ? B.CreateFCmpOLT(Y, X) : B.CreateFCmpOGT(Y, X);
+    R = B.CreateSelect(
+        B.CreateFCmpUNO(X, X), Y,
+        B.CreateSelect(B.CreateFCmpUNO(Y, Y), X, B.CreateSelect(Better, Y, X)));
     break;
   }
-  case Opcode::Fclamp: R = fclamp(FA(), FB(), FC()); break;
-  case Opcode::Fsqrt: R = Un(Intrinsic::sqrt, FA()); break;
+  case Opcode::Fclamp:
+    R = fclamp(FA(), FB(), FC());
+    break;
+  case Opcode::Fsqrt:
+    R = Un(Intrinsic::sqrt, FA());
+    break;
   case Opcode::Frsqrt:
     R = B.CreateFDiv(ConstantFP::get(F32, 1.0), Un(Intrinsic::sqrt, FA()));
     break;
-  case Opcode::Frcp: R = B.CreateFDiv(ConstantFP::get(F32, 1.0), FA()); break;
-  case Opcode::Ffloor: R = Un(Intrinsic::floor, FA()); break;
-  case Opcode::Fceil: R = Un(Intrinsic::ceil, FA()); break;
-  case Opcode::Fround: R = Un(Intrinsic::round, FA()); break; // ties away
-  case Opcode::Ftrunc: R = Un(Intrinsic::trunc, FA()); break;
+  case Opcode::Frcp:
+    R = B.CreateFDiv(ConstantFP::get(F32, 1.0), FA());
+    break;
+  case Opcode::Ffloor:
+    R = Un(Intrinsic::floor, FA());
+    break;
+  case Opcode::Fceil:
+    R = Un(Intrinsic::ceil, FA());
+    break;
+  case Opcode::Fround:
+    R = Un(Intrinsic::round, FA());
+    break; // ties away
+  case Opcode::Ftrunc:
+    R = Un(Intrinsic::trunc, FA());
+    break;
   case Opcode::Ffract: {
     Value *X = FA();
     R = B.CreateFSub(X, Un(Intrinsic::trunc, X));
@@ -1071,29 +1125,55 @@ void Lifter::liftALU(const Inst &I) {
   case Opcode::Fsat:
     R = fclamp(FA(), ConstantFP::get(F32, 0.0), ConstantFP::get(F32, 1.0));
     break;
-  case Opcode::Fsin: R = sinCos(FA(), false); break;
-  case Opcode::Fcos: R = sinCos(FA(), true); break;
-  case Opcode::Fexp2: R = exp2(FA()); break;
-  case Opcode::Flog2: R = log2(FA()); break;
+  case Opcode::Fsin:
+    R = sinCos(FA(), false);
+    break;
+  case Opcode::Fcos:
+    R = sinCos(FA(), true);
+    break;
+  case Opcode::Fexp2:
+    R = exp2(FA());
+    break;
+  case Opcode::Flog2:
+    R = log2(FA());
+    break;
   // f16 and bf16 (isa.md §4.8): in f32, one rounding (truncation for bf16).
-  case Opcode::Hadd: R = f2h(B.CreateFAdd(h2f(A()), h2f(Bv()))); break;
-  case Opcode::Hsub: R = f2h(B.CreateFSub(h2f(A()), h2f(Bv()))); break;
-  case Opcode::Hmul: R = f2h(B.CreateFMul(h2f(A()), h2f(Bv()))); break;
-  case Opcode::Hma: R = f2h(Fma(h2f(A()), h2f(Bv()), h2f(Cv()))); break;
-  case Opcode::Badd: R = f2b(B.CreateFAdd(b2f(A()), b2f(Bv()))); break;
-  case Opcode::Bsub: R = f2b(B.CreateFSub(b2f(A()), b2f(Bv()))); break;
-  case Opcode::Bmul: R = f2b(B.CreateFMul(b2f(A()), b2f(Bv()))); break;
-  case Opcode::Bma: R = f2b(Fma(b2f(A()), b2f(Bv()), b2f(Cv()))); break;
-  case Opcode::Hadd2: case Opcode::Hmul2: case Opcode::Hma2:
-  case Opcode::Badd2: case Opcode::Bmul2: case Opcode::Bma2: {
-    bool Half = I.Op == Opcode::Hadd2 || I.Op == Opcode::Hmul2 ||
-                I.Op == Opcode::Hma2;
+  case Opcode::Hadd:
+    R = f2h(B.CreateFAdd(h2f(A()), h2f(Bv())));
+    break;
+  case Opcode::Hsub:
+    R = f2h(B.CreateFSub(h2f(A()), h2f(Bv())));
+    break;
+  case Opcode::Hmul:
+    R = f2h(B.CreateFMul(h2f(A()), h2f(Bv())));
+    break;
+  case Opcode::Hma:
+    R = f2h(Fma(h2f(A()), h2f(Bv()), h2f(Cv())));
+    break;
+  case Opcode::Badd:
+    R = f2b(B.CreateFAdd(b2f(A()), b2f(Bv())));
+    break;
+  case Opcode::Bsub:
+    R = f2b(B.CreateFSub(b2f(A()), b2f(Bv())));
+    break;
+  case Opcode::Bmul:
+    R = f2b(B.CreateFMul(b2f(A()), b2f(Bv())));
+    break;
+  case Opcode::Bma:
+    R = f2b(Fma(b2f(A()), b2f(Bv()), b2f(Cv())));
+    break;
+  case Opcode::Hadd2:
+  case Opcode::Hmul2:
+  case Opcode::Hma2:
+  case Opcode::Badd2:
+  case Opcode::Bmul2:
+  case Opcode::Bma2: {
+    bool Half =
+        I.Op == Opcode::Hadd2 || I.Op == Opcode::Hmul2 || I.Op == Opcode::Hma2;
     auto Lo = [&](Value *V) { return V; };
     auto Hi = [&](Value *V) { return B.CreateLShr(V, 16); };
-    Value *X = A(), *Y = Bv(), *Z = I.Op == Opcode::Hma2 ||
-                                             I.Op == Opcode::Bma2
-                                         ? Cv()
-                                         : nullptr;
+    Value *X = A(), *Y = Bv(),
+          *Z = I.Op == Opcode::Hma2 || I.Op == Opcode::Bma2 ? Cv() : nullptr;
     auto Part = [&](auto Pick) -> Value * {
       auto In = [&](Value *V) {
         return Half ? h2f(Pick(V)) : b2f(B.CreateAnd(Pick(V), 0xFFFF));
@@ -1111,37 +1191,71 @@ void Lifter::liftALU(const Inst &I) {
     break;
   }
   // f64 (isa.md §4.9).
-  case Opcode::Dadd: case Opcode::Dsub: case Opcode::Dmul: case Opcode::Ddiv:
-  case Opcode::Dma: case Opcode::Dsqrt: {
+  case Opcode::Dadd:
+  case Opcode::Dsub:
+  case Opcode::Dmul:
+  case Opcode::Ddiv:
+  case Opcode::Dma:
+  case Opcode::Dsqrt: {
     Value *X = regD(I.Rs1), *D;
     switch (I.Op) {
-    case Opcode::Dadd: D = B.CreateFAdd(X, regD(I.Rs2)); break;
-    case Opcode::Dsub: D = B.CreateFSub(X, regD(I.Rs2)); break;
-    case Opcode::Dmul: D = B.CreateFMul(X, regD(I.Rs2)); break;
-    case Opcode::Ddiv: D = B.CreateFDiv(X, regD(I.Rs2)); break;
-    case Opcode::Dma: D = Fma(X, regD(I.Rs2), regD(I.Rs3)); break;
-    default: D = Un(Intrinsic::sqrt, X); break;
+    case Opcode::Dadd:
+      D = B.CreateFAdd(X, regD(I.Rs2));
+      break;
+    case Opcode::Dsub:
+      D = B.CreateFSub(X, regD(I.Rs2));
+      break;
+    case Opcode::Dmul:
+      D = B.CreateFMul(X, regD(I.Rs2));
+      break;
+    case Opcode::Ddiv:
+      D = B.CreateFDiv(X, regD(I.Rs2));
+      break;
+    case Opcode::Dma:
+      D = Fma(X, regD(I.Rs2), regD(I.Rs3));
+      break;
+    default:
+      D = Un(Intrinsic::sqrt, X);
+      break;
     }
     setRegD(I.Rd, D, Ex);
     return;
   }
   // Bitwise (isa.md §4.6).
-  case Opcode::And: R = B.CreateAnd(A(), Bv()); break;
-  case Opcode::Or: R = B.CreateOr(A(), Bv()); break;
-  case Opcode::Xor: R = B.CreateXor(A(), Bv()); break;
-  case Opcode::Not: R = B.CreateNot(A()); break;
-  case Opcode::Shl: R = B.CreateShl(A(), B.CreateAnd(Bv(), 31)); break;
-  case Opcode::Shr: R = B.CreateLShr(A(), B.CreateAnd(Bv(), 31)); break;
-  case Opcode::Sar: R = B.CreateAShr(A(), B.CreateAnd(Bv(), 31)); break;
-  case Opcode::Bitcount: R = Un(Intrinsic::ctpop, A()); break;
+  case Opcode::And:
+    R = B.CreateAnd(A(), Bv());
+    break;
+  case Opcode::Or:
+    R = B.CreateOr(A(), Bv());
+    break;
+  case Opcode::Xor:
+    R = B.CreateXor(A(), Bv());
+    break;
+  case Opcode::Not:
+    R = B.CreateNot(A());
+    break;
+  case Opcode::Shl:
+    R = B.CreateShl(A(), B.CreateAnd(Bv(), 31));
+    break;
+  case Opcode::Shr:
+    R = B.CreateLShr(A(), B.CreateAnd(Bv(), 31));
+    break;
+  case Opcode::Sar:
+    R = B.CreateAShr(A(), B.CreateAnd(Bv(), 31));
+    break;
+  case Opcode::Bitcount:
+    R = Un(Intrinsic::ctpop, A());
+    break;
   case Opcode::Bitfind: { // D33: leading zeros, 0xFFFFFFFF for 0
     Value *X = A();
-    R = B.CreateSelect(B.CreateICmpEQ(X, B.getInt32(0)), B.getInt32(~0u),
-                       B.CreateBinaryIntrinsic(Intrinsic::ctlz, X,
-                                               B.getTrue()));
+    R = B.CreateSelect(
+        B.CreateICmpEQ(X, B.getInt32(0)), B.getInt32(~0u),
+        B.CreateBinaryIntrinsic(Intrinsic::ctlz, X, B.getTrue()));
     break;
   }
-  case Opcode::Bitrev: R = Un(Intrinsic::bitreverse, A()); break;
+  case Opcode::Bitrev:
+    R = Un(Intrinsic::bitreverse, A());
+    break;
   case Opcode::Bfe: {
     Value *O = B.CreateAnd(Bv(), 31), *N = B.CreateAnd(Cv(), 31);
     Value *Mask = B.CreateSub(B.CreateShl(B.getInt32(1), N), B.getInt32(1));
@@ -1151,8 +1265,8 @@ void Lifter::liftALU(const Inst &I) {
   case Opcode::Bfi: {
     Value *Base = A(), *Ins = Bv();
     Value *O = B.CreateAnd(Cv(), 31), *N = B.CreateAnd(reg(I.Rs4), 31);
-    Value *Ones = B.CreateSub(
-        B.CreateShl(B.getInt64(1), B.CreateZExt(N, I64)), B.getInt64(1));
+    Value *Ones = B.CreateSub(B.CreateShl(B.getInt64(1), B.CreateZExt(N, I64)),
+                              B.getInt64(1));
     Value *Mask = B.CreateTrunc(B.CreateShl(Ones, B.CreateZExt(O, I64)), I32);
     R = B.CreateOr(B.CreateAnd(Base, B.CreateNot(Mask)),
                    B.CreateAnd(B.CreateShl(Ins, O), Mask));
@@ -1162,17 +1276,27 @@ void Lifter::liftALU(const Inst &I) {
     R = B.CreateSelect(pred(I.Rs1), reg(I.Rs2), reg(I.Rs3));
     break;
   // Conversions (isa.md §4.11).
-  case Opcode::CvtF32I32: R = B.CreateSIToFP(A(), F32); break;
-  case Opcode::CvtF32U32: R = B.CreateUIToFP(A(), F32); break;
+  case Opcode::CvtF32I32:
+    R = B.CreateSIToFP(A(), F32);
+    break;
+  case Opcode::CvtF32U32:
+    R = B.CreateUIToFP(A(), F32);
+    break;
   case Opcode::CvtI32F32:
     R = B.CreateIntrinsic(Intrinsic::fptosi_sat, {I32, F32}, {FA()});
     break;
   case Opcode::CvtU32F32:
     R = B.CreateIntrinsic(Intrinsic::fptoui_sat, {I32, F32}, {FA()});
     break;
-  case Opcode::CvtF32F16: R = h2f(A()); break;
-  case Opcode::CvtF16F32: R = f2h(FA()); break;
-  case Opcode::CvtF32F64: R = B.CreateFPTrunc(regD(I.Rs1), F32); break;
+  case Opcode::CvtF32F16:
+    R = h2f(A());
+    break;
+  case Opcode::CvtF16F32:
+    R = f2h(FA());
+    break;
+  case Opcode::CvtF32F64:
+    R = B.CreateFPTrunc(regD(I.Rs1), F32);
+    break;
   case Opcode::CvtF64F32: {
     Value *D = B.CreateBitCast(B.CreateFPExt(FA(), F64), I64);
     // The high word first (isa.md §4.11).
@@ -1180,12 +1304,22 @@ void Lifter::liftALU(const Inst &I) {
     setReg(I.Rd, B.CreateTrunc(D, I32), Ex);
     return;
   }
-  case Opcode::CvtF32Bf16: R = B.CreateShl(A(), 16); break;
-  case Opcode::CvtBf16F32: R = B.CreateLShr(A(), 16); break;
+  case Opcode::CvtF32Bf16:
+    R = B.CreateShl(A(), 16);
+    break;
+  case Opcode::CvtBf16F32:
+    R = B.CreateLShr(A(), 16);
+    break;
   // Moves (isa.md §4.19).
-  case Opcode::Mov: R = A(); break;
-  case Opcode::MovImm: R = B.getInt32(I.Word1); break;
-  case Opcode::MovSr: R = special(I.Rs1); break;
+  case Opcode::Mov:
+    R = A();
+    break;
+  case Opcode::MovImm:
+    R = B.getInt32(I.Word1);
+    break;
+  case Opcode::MovSr:
+    R = special(I.Rs1);
+    break;
   default:
     llvm_unreachable("not an ALU instruction");
   }
@@ -1198,25 +1332,65 @@ void Lifter::liftCompare(const Inst &I) {
   Value *FA = B.CreateBitCast(A, F32), *FB = B.CreateBitCast(Bv, F32);
   Value *R;
   switch (I.Op) { // isa.md §4.10 with D19's default
-  case Opcode::IcmpEq: case Opcode::UcmpEq: R = B.CreateICmpEQ(A, Bv); break;
-  case Opcode::IcmpNe: case Opcode::UcmpNe: R = B.CreateICmpNE(A, Bv); break;
-  case Opcode::IcmpLt: R = B.CreateICmpSLT(A, Bv); break;
-  case Opcode::IcmpLe: R = B.CreateICmpSLE(A, Bv); break;
-  case Opcode::IcmpGt: R = B.CreateICmpSGT(A, Bv); break;
-  case Opcode::IcmpGe: R = B.CreateICmpSGE(A, Bv); break;
-  case Opcode::UcmpLt: R = B.CreateICmpULT(A, Bv); break;
-  case Opcode::UcmpLe: R = B.CreateICmpULE(A, Bv); break;
-  case Opcode::UcmpGt: R = B.CreateICmpUGT(A, Bv); break;
-  case Opcode::UcmpGe: R = B.CreateICmpUGE(A, Bv); break;
-  case Opcode::FcmpEq: R = B.CreateFCmpOEQ(FA, FB); break;
-  case Opcode::FcmpNe: R = B.CreateFCmpUNE(FA, FB); break;
-  case Opcode::FcmpLt: R = B.CreateFCmpOLT(FA, FB); break;
-  case Opcode::FcmpLe: R = B.CreateFCmpOLE(FA, FB); break;
-  case Opcode::FcmpGt: R = B.CreateFCmpOGT(FA, FB); break;
-  case Opcode::FcmpGe: R = B.CreateFCmpOGE(FA, FB); break;
-  case Opcode::FcmpOrd: R = B.CreateFCmpORD(FA, FB); break;
-  case Opcode::FcmpUnord: R = B.CreateFCmpUNO(FA, FB); break;
-  default: R = B.getFalse(); break; // icmp/ucmp ord, unord
+  case Opcode::IcmpEq:
+  case Opcode::UcmpEq:
+    R = B.CreateICmpEQ(A, Bv);
+    break;
+  case Opcode::IcmpNe:
+  case Opcode::UcmpNe:
+    R = B.CreateICmpNE(A, Bv);
+    break;
+  case Opcode::IcmpLt:
+    R = B.CreateICmpSLT(A, Bv);
+    break;
+  case Opcode::IcmpLe:
+    R = B.CreateICmpSLE(A, Bv);
+    break;
+  case Opcode::IcmpGt:
+    R = B.CreateICmpSGT(A, Bv);
+    break;
+  case Opcode::IcmpGe:
+    R = B.CreateICmpSGE(A, Bv);
+    break;
+  case Opcode::UcmpLt:
+    R = B.CreateICmpULT(A, Bv);
+    break;
+  case Opcode::UcmpLe:
+    R = B.CreateICmpULE(A, Bv);
+    break;
+  case Opcode::UcmpGt:
+    R = B.CreateICmpUGT(A, Bv);
+    break;
+  case Opcode::UcmpGe:
+    R = B.CreateICmpUGE(A, Bv);
+    break;
+  case Opcode::FcmpEq:
+    R = B.CreateFCmpOEQ(FA, FB);
+    break;
+  case Opcode::FcmpNe:
+    R = B.CreateFCmpUNE(FA, FB);
+    break;
+  case Opcode::FcmpLt:
+    R = B.CreateFCmpOLT(FA, FB);
+    break;
+  case Opcode::FcmpLe:
+    R = B.CreateFCmpOLE(FA, FB);
+    break;
+  case Opcode::FcmpGt:
+    R = B.CreateFCmpOGT(FA, FB);
+    break;
+  case Opcode::FcmpGe:
+    R = B.CreateFCmpOGE(FA, FB);
+    break;
+  case Opcode::FcmpOrd:
+    R = B.CreateFCmpORD(FA, FB);
+    break;
+  case Opcode::FcmpUnord:
+    R = B.CreateFCmpUNO(FA, FB);
+    break;
+  default:
+    R = B.getFalse();
+    break; // icmp/ucmp ord, unord
   }
   setPred(I.Rd, R, Ex);
 }
@@ -1353,12 +1527,14 @@ void Lifter::warpSync() {
 
 void Lifter::liftMemory(const Inst &I) {
   bool Local = I.Op <= Opcode::LocalStoreU128;
-  bool Store = (I.Op >= Opcode::LocalStoreU8 && I.Op <= Opcode::LocalStoreU128) ||
-               I.Op >= Opcode::DeviceStoreU8;
-  unsigned Mod = Local ? (Store ? unsigned(I.Op) - unsigned(Opcode::LocalStoreU8)
-                                : unsigned(I.Op) - unsigned(Opcode::LocalLoadU8))
-                       : (Store ? unsigned(I.Op) - unsigned(Opcode::DeviceStoreU8)
-                                : unsigned(I.Op) - unsigned(Opcode::DeviceLoadU8));
+  bool Store =
+      (I.Op >= Opcode::LocalStoreU8 && I.Op <= Opcode::LocalStoreU128) ||
+      I.Op >= Opcode::DeviceStoreU8;
+  unsigned Mod =
+      Local ? (Store ? unsigned(I.Op) - unsigned(Opcode::LocalStoreU8)
+                     : unsigned(I.Op) - unsigned(Opcode::LocalLoadU8))
+            : (Store ? unsigned(I.Op) - unsigned(Opcode::DeviceStoreU8)
+                     : unsigned(I.Op) - unsigned(Opcode::DeviceLoadU8));
   unsigned Bytes = 1u << Mod; // D25 default: local u128 is 16 bytes
   unsigned Words = std::max(1u, Bytes / 4);
   Type *Ty = Bytes == 16 ? static_cast<Type *>(FixedVectorType::get(I32, 4))
@@ -1426,8 +1602,8 @@ void Lifter::liftMemory(const Inst &I) {
 
 void Lifter::liftAtomic(const Inst &I) {
   bool Local = I.Op <= Opcode::LocalAtomicCas;
-  unsigned Mod = unsigned(I.Op) - unsigned(Local ? Opcode::LocalAtomicAdd
-                                                 : Opcode::AtomicAdd);
+  unsigned Mod = unsigned(I.Op) -
+                 unsigned(Local ? Opcode::LocalAtomicAdd : Opcode::AtomicAdd);
   Value *Ex = exec(I);
   Value *Addr = reg(I.Rs1), *V = reg(I.Rs2);
   Value *Desired = Mod == 8 ? reg(I.Rs3) : nullptr;
@@ -1449,9 +1625,9 @@ void Lifter::liftAtomic(const Inst &I) {
                                 AtomicOrdering::Monotonic),
           0);
     static const AtomicRMWInst::BinOp Ops[] = {
-        AtomicRMWInst::Add, AtomicRMWInst::Sub,  AtomicRMWInst::UMin,
+        AtomicRMWInst::Add,  AtomicRMWInst::Sub, AtomicRMWInst::UMin,
         AtomicRMWInst::UMax, AtomicRMWInst::And, AtomicRMWInst::Or,
-        AtomicRMWInst::Xor, AtomicRMWInst::Xchg};
+        AtomicRMWInst::Xor,  AtomicRMWInst::Xchg};
     return B.CreateAtomicRMW(Ops[Mod], P, V, MaybeAlign(4),
                              AtomicOrdering::Monotonic);
   };
@@ -1536,8 +1712,8 @@ void Lifter::liftWave(const Inst &I) {
     Value *X = X0;
     for (unsigned D = 1; D < WaveWidth; D *= 2) {
       Value *Y = shuffleIdx(X, B.CreateSub(Lane, B.getInt32(D)));
-      X = B.CreateAdd(X, B.CreateSelect(B.CreateICmpUGE(Lane, B.getInt32(D)),
-                                        Y, B.getInt32(0)));
+      X = B.CreateAdd(X, B.CreateSelect(B.CreateICmpUGE(Lane, B.getInt32(D)), Y,
+                                        B.getInt32(0)));
     }
     setReg(I.Rd, B.CreateSub(X, X0), Ex);
     return;
@@ -1581,9 +1757,9 @@ void Lifter::liftMMA(const Inst &I) {
     Value *Base = reg(I.Rs1), *Stride = reg(I.Rs2);
     for (unsigned Row = 0; Row < 4; ++Row)
       for (unsigned Col = 0; Col < 4; ++Col) {
-        Value *Addr = B.CreateAdd(B.CreateAdd(Base, B.CreateMul(Stride,
-                                                      B.getInt32(Row))),
-                                  B.getInt32(4 * Col));
+        Value *Addr =
+            B.CreateAdd(B.CreateAdd(Base, B.CreateMul(Stride, B.getInt32(Row))),
+                        B.getInt32(4 * Col));
         Value *Old = B.CreateLoad(F32, Elem(S, Row * 4 + Col));
         Value *V = guarded(Ex, I32, B.getInt32(0), [&] {
           checkBounds(true, Addr, 4);
@@ -1601,9 +1777,8 @@ void Lifter::liftMMA(const Inst &I) {
         Value *Old = B.CreateLoad(F32, Elem(Cf, Row * 4 + Col));
         Value *Acc = Old;
         for (unsigned Kk = 0; Kk < 4; ++Kk) {
-          Value *Prod =
-              B.CreateFMul(B.CreateLoad(F32, Elem(A, Row * 4 + Kk)),
-                           B.CreateLoad(F32, Elem(Bf, Kk * 4 + Col)));
+          Value *Prod = B.CreateFMul(B.CreateLoad(F32, Elem(A, Row * 4 + Kk)),
+                                     B.CreateLoad(F32, Elem(Bf, Kk * 4 + Col)));
           Acc = B.CreateFAdd(Acc, Prod); // separate rounding, no FMA
         }
         B.CreateStore(B.CreateSelect(Ex, Acc, Old), Elem(Cf, Row * 4 + Col));
@@ -1615,11 +1790,11 @@ void Lifter::liftMMA(const Inst &I) {
     Value *Base = reg(I.Rd), *Stride = reg(I.Rs1);
     for (unsigned Row = 0; Row < 4; ++Row)
       for (unsigned Col = 0; Col < 4; ++Col) {
-        Value *Addr = B.CreateAdd(B.CreateAdd(Base, B.CreateMul(Stride,
-                                                      B.getInt32(Row))),
-                                  B.getInt32(4 * Col));
-        Value *V = B.CreateBitCast(B.CreateLoad(F32, Elem(S, Row * 4 + Col)),
-                                   I32);
+        Value *Addr =
+            B.CreateAdd(B.CreateAdd(Base, B.CreateMul(Stride, B.getInt32(Row))),
+                        B.getInt32(4 * Col));
+        Value *V =
+            B.CreateBitCast(B.CreateLoad(F32, Elem(S, Row * 4 + Col)), I32);
         guarded(Ex, nullptr, nullptr, [&]() -> Value * {
           checkBounds(true, Addr, 4);
           storeAny(true, Addr, V, 4);
@@ -1649,7 +1824,8 @@ Value *Lifter::sinCos(Value *X, bool Cos) {
                                       0x3bae13ab, 0x3a5d1f53, 0x38f37703,
                                       0x379b6295, 0x36432788, 0x34ec820f};
   auto K64 = [&](uint64_t Bits) {
-    return ConstantFP::get(F64, APFloat(APFloat::IEEEdouble(), APInt(64, Bits)));
+    return ConstantFP::get(F64,
+                           APFloat(APFloat::IEEEdouble(), APInt(64, Bits)));
   };
   auto Fract = [&](Value *V) {
     return B.CreateFSub(V, B.CreateUnaryIntrinsic(Intrinsic::floor, V));
@@ -1658,8 +1834,8 @@ Value *Lifter::sinCos(Value *X, bool Cos) {
     return B.CreateIntrinsic(Intrinsic::fma, {F64}, {A, Bv, Cv});
   };
   Value *Bits = B.CreateBitCast(X, I32);
-  Value *Ax = B.CreateFPExt(
-      B.CreateBitCast(B.CreateAnd(Bits, 0x7FFFFFFF), F32), F64);
+  Value *Ax =
+      B.CreateFPExt(B.CreateBitCast(B.CreateAnd(Bits, 0x7FFFFFFF), F32), F64);
   Value *S = nullptr, *Comp = nullptr;
   for (int P = 8; P >= 0; --P) {
     Value *Fr = Fract(B.CreateFMul(Ax, K64(uint64_t(InvTwoPi[P]) << 32)));
@@ -1687,17 +1863,16 @@ Value *Lifter::sinCos(Value *X, bool Cos) {
       Acc = Fma(Acc, Z, K64(Cf));
     return Acc;
   };
-  Value *SinP = Poly({0xbd6ae7f3e733b81fULL, 0x3de6124613a86d09ULL,
-                      0xbe5ae64567f544e4ULL, 0x3ec71de3a556c734ULL,
-                      0xbf2a01a01a01a01aULL, 0x3f81111111111111ULL,
-                      0xbfc5555555555555ULL});
-  Value *CosP = Poly({0x3d2ae7f3e733b81fULL, 0xbda93974a8c07c9dULL,
-                      0x3e21eed8eff8d898ULL, 0xbe927e4fb7789f5cULL,
-                      0x3efa01a01a01a01aULL, 0xbf56c16c16c16c17ULL,
-                      0x3fa5555555555555ULL, 0xbfe0000000000000ULL});
+  Value *SinP =
+      Poly({0xbd6ae7f3e733b81fULL, 0x3de6124613a86d09ULL, 0xbe5ae64567f544e4ULL,
+            0x3ec71de3a556c734ULL, 0xbf2a01a01a01a01aULL, 0x3f81111111111111ULL,
+            0xbfc5555555555555ULL});
+  Value *CosP =
+      Poly({0x3d2ae7f3e733b81fULL, 0xbda93974a8c07c9dULL, 0x3e21eed8eff8d898ULL,
+            0xbe927e4fb7789f5cULL, 0x3efa01a01a01a01aULL, 0xbf56c16c16c16c17ULL,
+            0x3fa5555555555555ULL, 0xbfe0000000000000ULL});
   Value *SinF = B.CreateFPTrunc(Fma(B.CreateFMul(Th, Z), SinP, Th), F32);
-  Value *CosF =
-      B.CreateFPTrunc(Fma(Z, CosP, ConstantFP::get(F64, 1.0)), F32);
+  Value *CosF = B.CreateFPTrunc(Fma(Z, CosP, ConstantFP::get(F64, 1.0)), F32);
   Value *Qi = B.CreateFPToSI(Q, I32);
   if (Cos)
     Qi = B.CreateAdd(Qi, B.getInt32(1));
@@ -1709,8 +1884,8 @@ Value *Lifter::sinCos(Value *X, bool Cos) {
   Value *R = B.CreateBitCast(B.CreateXor(Sel, Sgn), F32);
   // NaN: the input quieted; ±inf: the default NaN 0xFFC00000.
   Value *IsNaN = B.CreateFCmpUNO(X, X);
-  Value *IsInf = B.CreateICmpEQ(B.CreateAnd(Bits, 0x7FFFFFFF),
-                                B.getInt32(0x7F800000));
+  Value *IsInf =
+      B.CreateICmpEQ(B.CreateAnd(Bits, 0x7FFFFFFF), B.getInt32(0x7F800000));
   R = B.CreateSelect(IsInf, B.CreateBitCast(B.getInt32(0xFFC00000u), F32), R);
   return B.CreateSelect(IsNaN, quietNaN(X), R);
 }
@@ -1725,7 +1900,8 @@ Value *Lifter::exp2(Value *X) {
   // overflows past 128 and underflows to 0 below -150.
   Value *Xc = B.CreateBinaryIntrinsic(
       Intrinsic::minnum,
-      B.CreateBinaryIntrinsic(Intrinsic::maxnum, Xd, ConstantFP::get(F64, -200.0)),
+      B.CreateBinaryIntrinsic(Intrinsic::maxnum, Xd,
+                              ConstantFP::get(F64, -200.0)),
       ConstantFP::get(F64, 200.0));
   Value *N = B.CreateUnaryIntrinsic(Intrinsic::roundeven, Xc);
   Value *F = B.CreateFMul(B.CreateFSub(Xc, N),
@@ -1741,8 +1917,8 @@ Value *Lifter::exp2(Value *X) {
                             {Acc, F, ConstantFP::get(F64, InvFact[Deg])});
   // 2^n as an f64 (n in [-200, 200]).
   Value *Ni = B.CreateFPToSI(N, I64);
-  Value *Scale = B.CreateBitCast(
-      B.CreateShl(B.CreateAdd(Ni, B.getInt64(1023)), 52), F64);
+  Value *Scale =
+      B.CreateBitCast(B.CreateShl(B.CreateAdd(Ni, B.getInt64(1023)), 52), F64);
   Value *R = B.CreateFPTrunc(B.CreateFMul(Acc, Scale), F32);
   return B.CreateSelect(B.CreateFCmpUNO(X, X), quietNaN(X), R);
 }
@@ -1754,8 +1930,8 @@ Value *Lifter::exp2(Value *X) {
 Value *Lifter::log2(Value *X) {
   Value *Xd = B.CreateFPExt(X, F64); // subnormal f32 are normal f64
   Value *Bits = B.CreateBitCast(Xd, I64);
-  Value *E = B.CreateSub(
-      B.CreateTrunc(B.CreateLShr(Bits, 52), I32), B.getInt32(1023));
+  Value *E =
+      B.CreateSub(B.CreateTrunc(B.CreateLShr(Bits, 52), I32), B.getInt32(1023));
   Value *M = B.CreateBitCast(
       B.CreateOr(B.CreateAnd(Bits, B.getInt64(0x000FFFFFFFFFFFFFULL)),
                  B.getInt64(0x3FF0000000000000ULL)),
@@ -1801,12 +1977,12 @@ Error Lifter::run() {
 } // namespace
 
 unsigned registerParamCount(const WbinFile &File, const KernelInfo &K) {
-  unsigned NumRegs = K.RegisterCount ? std::min<uint32_t>(K.RegisterCount, 256)
-                                     : 32;
+  unsigned NumRegs =
+      K.RegisterCount ? std::min<uint32_t>(K.RegisterCount, 256) : 32;
   unsigned N = K.Params ? unsigned(K.Params->size()) : 0;
   ArrayRef<uint8_t> Code(File.Code);
-  uint64_t End = std::min<uint64_t>(uint64_t(K.CodeOffset) + K.CodeSize,
-                                    Code.size());
+  uint64_t End =
+      std::min<uint64_t>(uint64_t(K.CodeOffset) + K.CodeSize, Code.size());
   for (uint64_t At = K.CodeOffset; At < End;) {
     Expected<Inst> I = decodeInst(Code.slice(0, End), At);
     if (!I) {

@@ -1,4 +1,5 @@
-//===- Lift.h - WAVE kernels to LLVM IR, internals ---------------*- C++ -*-===//
+//===- Lift.h - WAVE kernels to LLVM IR, internals ---------------*- C++
+//-*-===//
 //
 // Private to the NVPTX stage. liftKernel() turns one WAVE kernel into an
 // LLVM IR kernel in per-thread SIMT form (formats/nvptx-abi.md "Execution

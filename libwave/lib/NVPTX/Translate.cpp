@@ -17,8 +17,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -173,10 +173,10 @@ buildModule(const WbinFile &File, const TranslateOptions &Opts,
     // ballot can go. Then clean up what that exposes.
     if (foldBallots(*M)) {
       ModulePassManager Cleanup;
-      if (Error E = PB.parsePassPipeline(Cleanup,
-                                         "function(instcombine<no-verify-fixpoint>,"
-                                         "simplifycfg,"
-                                         "adce)"))
+      if (Error E = PB.parsePassPipeline(
+              Cleanup, "function(instcombine<no-verify-fixpoint>,"
+                       "simplifycfg,"
+                       "adce)"))
         return std::move(E);
       Cleanup.run(*M, MAM);
     }
