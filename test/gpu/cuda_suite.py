@@ -25,8 +25,11 @@ Kernels:
                   RUN line is replayed (substitutions as in test/lit.cfg.py);
                   lines that build inputs run as written, every wave-run
                   invocation is run on both sides, FileCheck and expected-
-                  failure lines (not, expect_exit.py, fault-*, bad-*) are left
-                  out; emulator-only flags (--stats, --trace, --dump-regs,
+                  failure lines (not, expect_exit.py, bad-*) are left out,
+                  except a fault-* file's 'expect_exit.py N wave-run ...':
+                  the device must exit N too (within 10 s; a deadlock that
+                  needs the emulator's wave width is skipped); emulator-only
+                  flags (--stats, --trace, --dump-regs,
                   --jobs, --max-instructions on the GPU) are dropped;
   fe-e2e/         test/lit/fe/e2e kernels in four languages at the -O levels
                   of their RUN lines, inputs from test/utils/fe_e2e.py;
@@ -338,6 +341,43 @@ def run_pair(ctx, name, tokens, cwd, order_reason=None, stdout_file=None):
     return out_e
 
 
+def run_fault(ctx, name, stage, cwd):
+    """A fault-* case's `expect_exit.py N wave-run ARGS`: the emulator must
+    exit N and the device the same (a GPU fault, or the translation's
+    refusal, is exit 1), within 10 seconds."""
+    try:
+        words = shlex.split(split_shell(stage, ["|"])[0])
+    except ValueError as e:
+        ctx.row(name, "skipped", "unparsable: %s" % e)
+        return
+    k = next((i for i, w in enumerate(words) if is_wave_run(w)), None)
+    if k is None or k < 1 or not words[k - 1].isdigit():
+        ctx.row(name, "skipped", "no 'expect_exit.py N wave-run'")
+        return
+    want = int(words[k - 1])
+    toks, _ = wave_run_tokens(" ".join(shlex.quote(w) for w in words[k:]))
+    if toks is None:
+        ctx.row(name, "skipped", "wave-run cannot be replayed")
+        return
+    emu = [ctx.tool("wave-run")] + strip_opts(toks, DROP_VALUE)
+    rc_e, _, err_e = timed(ctx, emu + ["--wave-width", str(EMU_WIDTH)], cwd)
+    if rc_e != want:
+        ctx.row(name, "skipped", "emulator exits %d, not %d: %s"
+                % (rc_e, want, first_line(err_e)))
+        return
+    dev = [ctx.tool("wave-run")] + strip_opts(
+        toks, DROP_VALUE | {"--max-instructions"})
+    dev += ["--device=" + ctx.device]
+    dev += (["--wave-width", str(EMU_WIDTH)] if ctx.device == "emu"
+            else ["--timeout", "10"])
+    rc_g, _, err_g = timed(ctx, dev, cwd)
+    if rc_g == want:
+        ctx.row(name, "same", "both exit %d: %s" % (want, first_line(err_g)))
+    else:
+        ctx.row(name, "differs", "emulator exits %d, device %d: %s"
+                % (want, rc_g, first_line(err_g)))
+
+
 # --- RUN lines --------------------------------------------------------------
 
 def run_lines(path):
@@ -466,9 +506,6 @@ def conformance_case(ctx, rel, path):
     base = os.path.basename(path)
     if base.startswith("bad-"):
         return  # assembler rejects them: nothing to run
-    if base.startswith("fault-"):
-        ctx.row(rel, "skipped", "the emulator must fault (fault-*)")
-        return
     if rel in NOT_ON_GPU:
         ctx.row(rel, "skipped", NOT_ON_GPU[rel])
         return
@@ -496,6 +533,10 @@ def conformance_case(ctx, rel, path):
             except ValueError:
                 continue
             if not head:
+                continue
+            if base.startswith("fault-") and "expect_exit" in stage:
+                n += 1
+                run_fault(ctx, "%s#%d" % (rel, n), stage, cwd)
                 continue
             if head[0] == "not" or "expect_exit" in stage:
                 continue  # an expected failure: emulator-only

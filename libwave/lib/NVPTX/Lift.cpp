@@ -31,11 +31,16 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/PatternMatch.h"
 
 #include <array>
 #include <map>
+#include <optional>
+#include <set>
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace wave::nvptx::detail {
 
@@ -163,6 +168,59 @@ private:
   Expected<uint32_t> liftSegment(uint32_t Start);
   /// Set while lifting the full-wave version of a segment.
   bool FullWave = false;
+
+  /// A speculative chunk of a segment's full-wave version (formats/
+  /// nvptx-abi.md "Full-wave fast path"): a run of ALU, compare and
+  /// unpredicated load/store instructions whose register values live in SSA
+  /// values, committed to the register slots at its end, and whose memory
+  /// accesses are checked all at once in its head, before any of them
+  /// runs. When a check fails, the head branches to the general version of
+  /// the segment at the chunk's first instruction instead, which finds the
+  /// registers as they were and does each access the careful way.
+  struct Chunk {
+    BasicBlock *Head = nullptr, *Body = nullptr, *Fallback = nullptr;
+    /// Register r (0-255) or predicate p (256 + p): its value in the chunk.
+    std::map<unsigned, Value *> Vals;
+    std::set<unsigned> Dirty; ///< written in the chunk.
+    /// The accesses at Base + a constant, Base the sum of Terms: bytes
+    /// [Lo, Hi) from Base, wrapping at 2^32, all aligned iff (Base &
+    /// AlignMask) == AlignRes.
+    struct Span {
+      bool Local;
+      SmallVector<Value *, 4> Terms; ///< in the order the address adds them.
+      SmallVector<Value *, 4> Key;   ///< sorted, to compare spans.
+      int64_t Lo, Hi;
+      uint32_t AlignMask, AlignRes;
+    };
+    SmallVector<Span, 4> Spans;
+  };
+  std::optional<Chunk> Open;
+  void openChunk(BasicBlock *Fallback);
+  void closeChunk();
+  /// Whether the speculative chunk can take \p I.
+  bool chunkable(const Inst &I) const;
+  /// The value of register or predicate \p Key in the open chunk, read at
+  /// its head on first use.
+  Value *chunkValue(unsigned Key, Type *Ty, AllocaInst *Slot);
+  /// Adds an access of \p Bytes bytes at \p Addr to the open chunk's
+  /// checks; false when the address is not Base + constant with Base known
+  /// at the head, or cannot share its span's alignment.
+  bool addChunkAccess(bool Local, Value *Addr, unsigned Bytes);
+  /// The unchecked access of the chunk: in bounds and aligned.
+  /// A load or store instruction's memory, direction and access type.
+  struct MemOp {
+    bool Local, Store;
+    unsigned Bytes;
+    Type *Ty;
+  };
+  MemOp memOp(const Inst &I) const;
+  /// The value a store instruction writes, as its MemOp's type.
+  Value *storeValue(const Inst &I, const MemOp &M);
+  /// Writes loaded \p V to the destination registers (in lanes with \p Ex).
+  void setLoaded(const Inst &I, const MemOp &M, Value *V, Value *Ex);
+  /// \p Fallback: the general version at \p I, where a chunk that
+  /// starts at \p I falls back to.
+  void liftChunkMemory(const Inst &I, BasicBlock *Fallback);
   Expected<bool> regionSkippable(uint32_t After) const;
   void startBlock(const Twine &Name);
   BasicBlock *newBlock(const Twine &Name) {
@@ -171,6 +229,9 @@ private:
 
   // --- State -------------------------------------------------------------
   AllocaInst *slot(Type *Ty, const Twine &Name);
+  /// Register \p R's slot, created (holding its initial value) on first
+  /// use.
+  AllocaInst *regSlot(unsigned R);
   Value *reg(unsigned R);
   void setReg(unsigned R, Value *V, Value *Ex);
   Value *regF(unsigned R) { return B.CreateBitCast(reg(R), F32); }
@@ -300,6 +361,7 @@ void Lifter::createFunction() {
   // thread-id arithmetic and the local bounds checks of masked addresses.
   if (K.LocalMemorySize > 0)
     LocalSize = EB.getInt32(K.LocalMemorySize);
+  bool FullWarps = false;
   if (K.WorkgroupSize[0] > 0) {
     uint64_t T = 1;
     for (unsigned D = 0; D < 3; ++D) {
@@ -309,6 +371,7 @@ void Lifter::createFunction() {
     }
     if (T <= 1024) // the CTA is exactly this many threads
       Fn->addFnAttr("nvvm.reqntid", std::to_string((T + 31) / 32 * 32));
+    FullWarps = T <= 1024 && T % WaveWidth == 0;
   } else {
     Fn->addFnAttr("nvvm.maxntid", "1024");
   }
@@ -324,9 +387,15 @@ void Lifter::createFunction() {
   Tid[0] = EB.CreateURem(Linear, WG[0], "tid_x");
   Tid[1] = EB.CreateURem(EB.CreateUDiv(Linear, WG[0]), WG[1], "tid_y");
   Tid[2] = EB.CreateUDiv(Linear, WXY, "tid_z");
-  Value *IsLive = EB.CreateICmpULT(Linear, Threads);
-  Live = EB.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
-                            {EB.getInt32(~0u), IsLive}, nullptr, "live");
+  // A CTA of a multiple of 32 threads fixed by the metadata has full warps
+  // only: every lane is live, which LLVM could not tell from a vote.
+  if (FullWarps) {
+    Live = EB.getInt32(~0u);
+  } else {
+    Value *IsLive = EB.CreateICmpULT(Linear, Threads);
+    Live = EB.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
+                              {EB.getInt32(~0u), IsLive}, nullptr, "live");
+  }
   Active = slot(I32, "active");
   EB.CreateStore(Live, Active);
   Exited = slot(I32, "exited");
@@ -397,17 +466,23 @@ AllocaInst *Lifter::slot(Type *Ty, const Twine &Name) {
 // State
 //===----------------------------------------------------------------------===//
 
-Value *Lifter::reg(unsigned R) {
-  R &= 255;
-  if (R >= NumRegs) // D20: registers past the count read 0.
-    return B.getInt32(0);
+AllocaInst *Lifter::regSlot(unsigned R) {
   if (!Regs[R]) {
     Regs[R] = slot(I32, "r" + Twine(R) + ".slot");
     Value *Init = R < ABI.NumRegParams ? static_cast<Value *>(Fn->getArg(1 + R))
                                        : EB.getInt32(0);
     EB.CreateStore(Init, Regs[R]);
   }
-  return B.CreateLoad(I32, Regs[R], "r" + Twine(R));
+  return Regs[R];
+}
+
+Value *Lifter::reg(unsigned R) {
+  R &= 255;
+  if (R >= NumRegs) // D20: registers past the count read 0.
+    return B.getInt32(0);
+  if (Open)
+    return chunkValue(R, I32, regSlot(R));
+  return B.CreateLoad(I32, regSlot(R), "r" + Twine(R));
 }
 
 void Lifter::setReg(unsigned R, Value *V, Value *Ex) {
@@ -416,8 +491,15 @@ void Lifter::setReg(unsigned R, Value *V, Value *Ex) {
     return;
   if (V->getType() != I32)
     V = B.CreateBitCast(V, I32);
-  Value *Old = reg(R);
-  B.CreateStore(Ex ? B.CreateSelect(Ex, V, Old) : V, Regs[R]);
+  Value *New = V;
+  if (Ex && !match(Ex, m_One())) // all lanes when Ex is true
+    New = B.CreateSelect(Ex, V, reg(R));
+  if (Open) {
+    Open->Vals[R] = New;
+    Open->Dirty.insert(R);
+    return;
+  }
+  B.CreateStore(New, regSlot(R));
 }
 
 Value *Lifter::regD(unsigned R) {
@@ -434,14 +516,23 @@ void Lifter::setRegD(unsigned R, Value *V, Value *Ex) {
 Value *Lifter::pred(unsigned P) {
   if (P > 3) // isa.md §4.10: predicates past p3 read false.
     return B.getFalse();
+  if (Open)
+    return chunkValue(256 + P, I1, Preds[P]);
   return B.CreateLoad(I1, Preds[P], "p" + Twine(P));
 }
 
 void Lifter::setPred(unsigned P, Value *V, Value *Ex) {
   if (P > 3)
     return;
-  Value *Old = pred(P);
-  B.CreateStore(Ex ? B.CreateSelect(Ex, V, Old) : V, Preds[P]);
+  Value *New = V;
+  if (Ex && !match(Ex, m_One()))
+    New = B.CreateSelect(Ex, V, pred(P));
+  if (Open) {
+    Open->Vals[256 + P] = New;
+    Open->Dirty.insert(256 + P);
+    return;
+  }
+  B.CreateStore(New, Preds[P]);
 }
 
 AllocaInst *Lifter::frag(unsigned Table, unsigned Id) {
@@ -616,21 +707,183 @@ Expected<uint32_t> Lifter::liftSegment(uint32_t Start) {
   BasicBlock *Fast = newBlock("full"), *Slow = newBlock("partial"),
              *Join = newBlock("seg.join");
   B.CreateCondBr(B.CreateICmpEQ(active(), B.getInt32(~0u)), Fast, Slow);
-  B.SetInsertPoint(Fast);
-  FullWave = true;
   bool Pending = PendingStore;
-  Error E = LiftAll();
-  FullWave = false;
-  if (E)
-    return std::move(E);
-  B.CreateBr(Join);
+  // The general version first: the full-wave one falls back into it, at
+  // the instruction where a speculative chunk starts.
   B.SetInsertPoint(Slow);
+  SmallVector<BasicBlock *, 32> SlowAt;
+  for (auto &[InstPC, I] : Seg) {
+    BasicBlock *At = nullptr;
+    if (chunkable(I)) {
+      At = newBlock("partial.at");
+      B.CreateBr(At);
+      B.SetInsertPoint(At);
+    }
+    SlowAt.push_back(At);
+    PC = InstPC;
+    if (Error E = liftInst(I))
+      return std::move(E);
+  }
+  B.CreateBr(Join);
+  B.SetInsertPoint(Fast);
   PendingStore = Pending;
-  if (Error E2 = LiftAll())
-    return std::move(E2);
+  FullWave = true;
+  for (auto [Index, Entry] : enumerate(Seg)) {
+    auto &[InstPC, I] = Entry;
+    PC = InstPC;
+    if (!chunkable(I)) {
+      if (Open)
+        closeChunk();
+      if (Error E = liftInst(I)) {
+        FullWave = false;
+        return std::move(E);
+      }
+      continue;
+    }
+    if (!Open)
+      openChunk(SlowAt[Index]);
+    if (getInstDesc(I.Op).Class == InstClass::Memory)
+      liftChunkMemory(I, SlowAt[Index]);
+    else if (Error E = liftInst(I)) {
+      Open.reset();
+      FullWave = false;
+      return std::move(E);
+    }
+  }
+  if (Open)
+    closeChunk();
+  FullWave = false;
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
   return At;
+}
+
+bool Lifter::chunkable(const Inst &I) const {
+  switch (getInstDesc(I.Op).Class) {
+  case InstClass::Memory:
+    return !I.isPredicated();
+  case InstClass::Atomic:
+  case InstClass::Wave:
+    return false;
+  default:
+    // ALU and compares: straight-line code, no blocks of their own.
+    return I.Op != Opcode::MmaLoadA && I.Op != Opcode::MmaLoadB &&
+           I.Op != Opcode::MmaStoreC && I.Op != Opcode::MmaCompute;
+  }
+}
+
+void Lifter::openChunk(BasicBlock *Fallback) {
+  assert(!Open && Fallback && "chunks do not nest");
+  Open.emplace();
+  Open->Head = newBlock("spec");
+  Open->Body = newBlock("spec.body");
+  Open->Fallback = Fallback;
+  B.CreateBr(Open->Head);
+  B.SetInsertPoint(Open->Body);
+}
+
+Value *Lifter::chunkValue(unsigned Key, Type *Ty, AllocaInst *Slot) {
+  Value *&V = Open->Vals[Key];
+  if (!V) {
+    // The slots are not written before the chunk ends, so reading at its
+    // head gives the value at its start.
+    IRBuilder<>::InsertPointGuard G(B);
+    B.SetInsertPoint(Open->Head);
+    V = B.CreateLoad(Ty, Slot,
+                     Key < 256 ? "r" + Twine(Key) : "p" + Twine(Key - 256));
+  }
+  return V;
+}
+
+bool Lifter::addChunkAccess(bool Local, Value *Addr, unsigned Bytes) {
+  SmallVector<Value *, 4> Terms;
+  uint32_t Off = splitAddress(Addr, Terms);
+  // The check runs in the head: every term must exist there.
+  for (Value *T : Terms)
+    if (auto *Def = dyn_cast<Instruction>(T);
+        Def && Def->getParent() == Open->Body)
+      return false;
+  // Spans are told apart by their terms as a multiset.
+  SmallVector<Value *, 4> Key(Terms);
+  llvm::sort(Key);
+  int64_t Lo = int32_t(Off), Hi = Lo + Bytes;
+  uint32_t Mask = Bytes - 1, Res = (0u - Off) & Mask;
+  for (Chunk::Span &S : Open->Spans) {
+    if (S.Local != Local || S.Key != Key)
+      continue;
+    // Base & Mask == Res and Base & S.AlignMask == S.AlignRes must agree
+    // on the bits both test (the masks are 2^k - 1).
+    if ((S.AlignRes & Mask) != (Res & S.AlignMask))
+      return false;
+    int64_t NewLo = std::min(S.Lo, Lo), NewHi = std::max(S.Hi, Hi);
+    if (NewHi - NewLo > MaxSpanBytes)
+      return false;
+    S.Lo = NewLo;
+    S.Hi = NewHi;
+    S.AlignMask |= Mask;
+    S.AlignRes |= Res;
+    return true;
+  }
+  Open->Spans.push_back(
+      {Local, std::move(Terms), std::move(Key), Lo, Hi, Mask, Res});
+  return true;
+}
+
+void Lifter::closeChunk() {
+  Chunk Ch = std::move(*Open);
+  Open.reset();
+  assert(B.GetInsertBlock() == Ch.Body && "a chunk is one block");
+  for (unsigned Key : Ch.Dirty)
+    B.CreateStore(Ch.Vals[Key], Key < 256 ? Regs[Key] : Preds[Key - 256]);
+  IRBuilder<>::InsertPointGuard G(B);
+  B.SetInsertPoint(Ch.Head);
+  if (Ch.Spans.empty()) {
+    B.CreateBr(Ch.Body);
+    return;
+  }
+  // Every access of the span lies in [A, A + (Hi - Lo)) with A = Base + Lo
+  // (mod 2^32); lowerSpanChecks() compares, once constants are folded.
+  SmallVector<SpanCheck, 4> Ranges;
+  Value *Aligned = B.getTrue();
+  for (const Chunk::Span &S : Ch.Spans) {
+    Value *Base = B.getInt32(0);
+    for (auto [N, Term] : enumerate(S.Terms))
+      Base = N ? B.CreateAdd(Base, Term) : Term;
+    Ranges.push_back({B.CreateAdd(Base, B.getInt32(uint32_t(S.Lo))),
+                      S.Hi - S.Lo,
+                      S.Local ? B.CreateZExt(LocalSize, I64) : DevSize});
+    if (S.AlignMask)
+      Aligned =
+          B.CreateAnd(Aligned, B.CreateICmpEQ(B.CreateAnd(Base, S.AlignMask),
+                                              B.getInt32(S.AlignRes)));
+  }
+  Value *Ok = B.CreateAnd(emitSpanCheck(B, Ranges), Aligned);
+  // All lanes take the same way, so that the warp stays converged.
+  B.CreateCondBr(B.CreateICmpEQ(ballot(Ok), B.getInt32(~0u)), Ch.Body,
+                 Ch.Fallback, MDBuilder(C).createLikelyBranchWeights());
+}
+
+void Lifter::liftChunkMemory(const Inst &I, BasicBlock *Fallback) {
+  MemOp Mo = memOp(I);
+  Value *Addr = reg(I.Rs1);
+  if (!addChunkAccess(Mo.Local, Addr, Mo.Bytes)) {
+    // A fresh chunk reads the address register at its head.
+    closeChunk();
+    openChunk(Fallback);
+    Addr = reg(I.Rs1);
+    [[maybe_unused]] bool Added = addChunkAccess(Mo.Local, Addr, Mo.Bytes);
+    assert(Added && "a lone access always forms a span");
+  }
+  Value *P = address(Mo.Local, Addr);
+  if (Mo.Store) {
+    Value *V = storeValue(I, Mo);
+    orderAfterStores();
+    B.CreateAlignedStore(V, P, Align(Mo.Bytes));
+    PendingStore = true;
+    return;
+  }
+  orderAfterStores();
+  setLoaded(I, Mo, B.CreateAlignedLoad(Mo.Ty, P, Align(Mo.Bytes)), nullptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1525,34 +1778,59 @@ void Lifter::warpSync() {
   B.CreateIntrinsic(Intrinsic::nvvm_bar_warp_sync, {}, {B.getInt32(~0u)});
 }
 
-void Lifter::liftMemory(const Inst &I) {
-  bool Local = I.Op <= Opcode::LocalStoreU128;
-  bool Store =
-      (I.Op >= Opcode::LocalStoreU8 && I.Op <= Opcode::LocalStoreU128) ||
-      I.Op >= Opcode::DeviceStoreU8;
+Lifter::MemOp Lifter::memOp(const Inst &I) const {
+  MemOp M;
+  M.Local = I.Op <= Opcode::LocalStoreU128;
+  M.Store = (I.Op >= Opcode::LocalStoreU8 && I.Op <= Opcode::LocalStoreU128) ||
+            I.Op >= Opcode::DeviceStoreU8;
   unsigned Mod =
-      Local ? (Store ? unsigned(I.Op) - unsigned(Opcode::LocalStoreU8)
-                     : unsigned(I.Op) - unsigned(Opcode::LocalLoadU8))
-            : (Store ? unsigned(I.Op) - unsigned(Opcode::DeviceStoreU8)
-                     : unsigned(I.Op) - unsigned(Opcode::DeviceLoadU8));
-  unsigned Bytes = 1u << Mod; // D25 default: local u128 is 16 bytes
-  unsigned Words = std::max(1u, Bytes / 4);
-  Type *Ty = Bytes == 16 ? static_cast<Type *>(FixedVectorType::get(I32, 4))
-                         : B.getIntNTy(8 * Bytes);
+      M.Local ? (M.Store ? unsigned(I.Op) - unsigned(Opcode::LocalStoreU8)
+                         : unsigned(I.Op) - unsigned(Opcode::LocalLoadU8))
+              : (M.Store ? unsigned(I.Op) - unsigned(Opcode::DeviceStoreU8)
+                         : unsigned(I.Op) - unsigned(Opcode::DeviceLoadU8));
+  M.Bytes = 1u << Mod; // D25 default: local u128 is 16 bytes
+  M.Ty = M.Bytes == 16 ? static_cast<Type *>(FixedVectorType::get(I32, 4))
+                       : Type::getIntNTy(C, 8 * M.Bytes);
+  return M;
+}
+
+Value *Lifter::storeValue(const Inst &I, const MemOp &M) {
+  if (M.Bytes == 16) {
+    Value *V = PoisonValue::get(M.Ty);
+    for (unsigned W = 0; W < 4; ++W)
+      V = B.CreateInsertElement(V, reg(I.Rs2 + W), W);
+    return V;
+  }
+  if (M.Bytes == 8)
+    return B.CreateOr(B.CreateZExt(reg(I.Rs2), I64),
+                      B.CreateShl(B.CreateZExt(reg(I.Rs2 + 1), I64), 32));
+  return B.CreateTrunc(reg(I.Rs2), M.Ty);
+}
+
+void Lifter::setLoaded(const Inst &I, const MemOp &M, Value *V, Value *Ex) {
+  SmallVector<Value *, 4> W;
+  if (M.Bytes == 16) {
+    for (unsigned E = 0; E < 4; ++E)
+      W.push_back(B.CreateExtractElement(V, E));
+  } else if (M.Bytes == 8) {
+    W.push_back(B.CreateTrunc(V, I32));
+    W.push_back(B.CreateTrunc(B.CreateLShr(V, 32), I32));
+  } else {
+    W.push_back(B.CreateZExt(V, I32));
+  }
+  for (auto [E, Word] : enumerate(W))
+    setReg(I.Rd + E, Word, Ex);
+}
+
+void Lifter::liftMemory(const Inst &I) {
+  MemOp Mo = memOp(I);
+  bool Local = Mo.Local;
+  unsigned Bytes = Mo.Bytes;
+  Type *Ty = Mo.Ty;
   Value *Ex = exec(I);
   Value *Addr = reg(I.Rs1);
-  if (Store) {
-    Value *V;
-    if (Bytes == 16) {
-      V = PoisonValue::get(Ty);
-      for (unsigned W = 0; W < 4; ++W)
-        V = B.CreateInsertElement(V, reg(I.Rs2 + W), W);
-    } else if (Bytes == 8) {
-      V = B.CreateOr(B.CreateZExt(reg(I.Rs2), I64),
-                     B.CreateShl(B.CreateZExt(reg(I.Rs2 + 1), I64), 32));
-    } else {
-      V = B.CreateTrunc(reg(I.Rs2), Ty);
-    }
+  if (Mo.Store) {
+    Value *V = storeValue(I, Mo);
     orderAfterStores();
     auto Store = [&]() -> Value * {
       checkBounds(Local, Addr, Bytes);
@@ -1586,18 +1864,7 @@ void Lifter::liftMemory(const Inst &I) {
     checkBounds(Local, Addr, Bytes);
     return loadAny(Local, Addr, Ty, Bytes);
   });
-  SmallVector<Value *, 4> W;
-  if (Bytes == 16) {
-    for (unsigned E = 0; E < 4; ++E)
-      W.push_back(B.CreateExtractElement(V, E));
-  } else if (Bytes == 8) {
-    W.push_back(B.CreateTrunc(V, I32));
-    W.push_back(B.CreateTrunc(B.CreateLShr(V, 32), I32));
-  } else {
-    W.push_back(B.CreateZExt(V, I32));
-  }
-  for (unsigned E = 0; E < Words; ++E)
-    setReg(I.Rd + E, W[E], Ex);
+  setLoaded(I, Mo, V, Ex);
 }
 
 void Lifter::liftAtomic(const Inst &I) {

@@ -16,6 +16,7 @@
 #include "wave/NVPTX/Translate.h"
 #include "wave/Object/Wbin.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
@@ -36,6 +37,38 @@ std::string entrySymbol(const KernelInfo &K, unsigned Index);
 /// ABI.Symbol. Fails with a TranslateError naming the kernel and PC.
 llvm::Error liftKernel(const WbinFile &File, unsigned Index,
                        const KernelABI &ABI, llvm::Module &M);
+
+/// The function a speculative chunk's head calls to check its accesses
+/// (SpanChecks.cpp): variadic, operands (i32 start, i64 length, i64 memory
+/// size) per range, true iff zext(start) + length <= size for each.
+inline constexpr const char *SpanCheckName = "__wave_span_check";
+
+/// The widest range of bytes one check of a speculative chunk covers.
+inline constexpr int64_t MaxSpanBytes = 1 << 20;
+
+/// One range a speculative chunk checks: \p Length bytes from \p Start
+/// (i32) in a memory of \p Size bytes (i64).
+struct SpanCheck {
+  llvm::Value *Start;
+  int64_t Length;
+  llvm::Value *Size;
+};
+
+/// Emits the head's check of \p Spans: a call of SpanCheckName.
+llvm::Value *emitSpanCheck(llvm::IRBuilderBase &B,
+                           llvm::ArrayRef<SpanCheck> Spans);
+
+/// Takes \p Addr apart into terms (appended to \p Terms, in the order of
+/// the adds) and returns the constant offset: Addr = sum + offset (mod
+/// 2^32), through `add`, disjoint `or` and the subtraction of a constant.
+uint32_t splitAddress(llvm::Value *Addr,
+                      llvm::SmallVectorImpl<llvm::Value *> &Terms);
+
+/// Replaces every call of SpanCheckName in \p M by comparisons, one per
+/// set of starts with the same terms and memory; returns whether there was
+/// any. Runs after the optimisation pipeline, which has folded constants
+/// into the starts, and before code generation (which cannot lower it).
+bool lowerSpanChecks(llvm::Module &M);
 
 } // namespace wave::nvptx::detail
 

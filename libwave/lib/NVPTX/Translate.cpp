@@ -168,18 +168,23 @@ buildModule(const WbinFile &File, const TranslateOptions &Opts,
     ModulePassManager MPM =
         PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2);
     MPM.run(*M, MAM);
-    // LLVM does not fold warp votes; a constant predicate (common once the
-    // register file is promoted) gives a constant ballot, and an unused
-    // ballot can go. Then clean up what that exposes.
-    if (foldBallots(*M)) {
+    // The speculative chunks' range checks, merged now that constants are
+    // folded into them. LLVM does not fold warp votes; a constant predicate
+    // (common once the register file is promoted) gives a constant ballot,
+    // and an unused ballot can go. Then clean up what that exposes.
+    bool Lowered = detail::lowerSpanChecks(*M);
+    if (foldBallots(*M) || Lowered) {
       ModulePassManager Cleanup;
       if (Error E = PB.parsePassPipeline(
               Cleanup, "function(instcombine<no-verify-fixpoint>,"
+                       "early-cse,"
                        "simplifycfg,"
                        "adce)"))
         return std::move(E);
       Cleanup.run(*M, MAM);
     }
+  } else {
+    detail::lowerSpanChecks(*M);
   }
   if (Out)
     Out->Kernels = std::move(Kernels);

@@ -71,7 +71,7 @@ HEADER = """\
 ; already in registers (one device_load_u128 of A and one of B per thread)
 ; and is stored into the other buffer afterwards, so one barrier per slice
 ; suffices. Per k step a thread reads its {R} A and {R} B values with {NLD}
-; local_load_u64 and does {RR} fma; the {BK} k steps of a slice are unrolled.
+; local_load_u128 and does {RR} fma; the {BK} k steps of a slice are unrolled.
 ; Every accumulator receives its fma in ascending k order (acc = fma(a, b,
 ; acc)), so the result is bit-identical wherever fma is fused.
 ;
@@ -88,7 +88,7 @@ HEADER = """\
 ;   r17 current buffer offset (0 or {BUF}), r18 = {BUF}
 ;   r19 k, r20 = 8, r21 k + {BK}, r22 ty*16, r23 {A_BYTES} + tx*16
 ;   r24..r27 scratch, r29 = {BK}, r30/r31 A/B fragment read pointers,
-;   r32..r37 fragment addresses, r38 256, r39 264, r40 {A_ROW}, r41 {B_ROW},
+;   r32/r35 fragment addresses (+256), r38 256, r40 {A_ROW}, r41 {B_ROW},
 ;   r42/r43 scratch, r44 row0, r45 col0, r46/r47 scratch
 ;   r{ACC}..r{ACCEND} accumulators: block element (i, j) in r({ACC} + {R}i + j)
 ;   r{AF}..r{AFEND} A fragment, r{BF}..r{BFEND} B fragment
@@ -104,7 +104,7 @@ def generate(micro, exit_last=False):
     o = []
     e = o.append
     e(HEADER.format(THREADS=THREADS, G=4096 // g["TILE"], RR=R * R,
-                    NLD=g["QUADS"] * 4, BK4=4 * BK, ACCEND=ACC + R * R - 1,
+                    NLD=g["QUADS"] * 2, BK4=4 * BK, ACCEND=ACC + R * R - 1,
                     AFEND=AF + R - 1, BFEND=BF + R - 1, PAEND=PA + 3,
                     PBEND=PB + 3, **g).rstrip("\n"))
     e(".kernel " + g["NAME"])
@@ -200,7 +200,6 @@ def generate(micro, exit_last=False):
     ins("mov_imm r20, 8")
     ins("mov_imm r29, %d" % BK)
     ins("mov_imm r38, 256")
-    ins("mov_imm r39, 264")
     ins("mov_imm r40, %d" % A_ROW)
     ins("mov_imm r41, %d" % B_ROW)
     if exit_last:
@@ -243,8 +242,8 @@ def generate(micro, exit_last=False):
     ins("endif", 1)
     ins("iadd    r30, r17, r22", 1)
     ins("iadd    r31, r17, r23", 1)
-    # Fragment loads of one k step: quad q at +256 q, two u64 each.
-    offs = {0: None, 8: "r20", 256: "r38", 264: "r39"}
+    # Fragment loads of one k step: quad q at +256 q, one u128 each.
+    offs = {0: None, 256: "r38"}
     for kk in range(BK):
         ins("; k + %d" % kk, 1)
         addr_a, addr_b = {0: "r30"}, {0: "r31"}
@@ -259,7 +258,7 @@ def generate(micro, exit_last=False):
             tmp += 1
         for base, addrs in ((AF, addr_a), (BF, addr_b)):
             for n, off in enumerate(sorted(addrs)):
-                ins("local_load_u64 r%d, %s" % (base + 2 * n, addrs[off]), 1)
+                ins("local_load_u128 r%d, %s" % (base + 4 * n, addrs[off]), 1)
         for i in range(R):
             for j in range(R):
                 acc = ACC + R * i + j
