@@ -64,7 +64,8 @@ Exclusions (results that may legitimately differ between executors)
   cvt_i32_f32/cvt_u32_f32 operands are clamped into range first (NaN becomes
   the lower bound through fmax); unaligned LDS and u16 accesses are aligned
   by it, so every access is naturally aligned (u64/u128 device accesses at 4
-  bytes with --unaligned); it has no memory faults, and we make none.
+  bytes with --unaligned, kept inside their region: offset_mask); it has no
+  memory faults, and we make none.
 * Barriers only in workgroup-uniform control flow (conditions from constants,
   the scalar parameter, workgroup ids, the workgroup size), never after a
   halt can have run (a halted wave never arrives: deadlock in the emulator);
@@ -309,9 +310,18 @@ class Gen:
         self.emit("mov_imm r%d, 0x3F800000" % T3, d)
         self.emit("select r%d, p%d, r%d, r%d" % (out, p, T3, out), d)
 
-    def addr(self, base, size, align, d, out=T0):
-        """out = base + (pool value masked to [0, size - align], aligned)."""
-        mask = (size - 1) & ~(align - 1)
+    @staticmethod
+    def offset_mask(size, align, n):
+        """The mask that keeps an offset aligned to `align` and an n-byte
+        access at it inside `size` bytes: offsets in [0, size - n]. With
+        --unaligned a u64/u128 is only 4-aligned (n > align), so the mask
+        is the power of two at most size - n + align, less one."""
+        span = size - (n or align) + align
+        return ((1 << (span.bit_length() - 1)) - 1) & ~(align - 1)
+
+    def addr(self, base, size, align, d, out=T0, n=None):
+        """out = base + (pool value masked to [0, size - n], aligned)."""
+        mask = self.offset_mask(size, align, n)
         self.emit("mov_imm r%d, 0x%X" % (out, mask), d)
         self.emit("and r%d, r%d, r%d" % (out, self.src(), out), d)
         self.emit("iadd r%d, r%d, r%d" % (out, out, base), d)
@@ -488,7 +498,7 @@ class Gen:
         self.new_group()
         w = self.mem_width(False)
         n = WIDTHS[w]
-        self.addr(R_INP, IN_SIZE, self.align_of(w, False), d)
+        self.addr(R_INP, IN_SIZE, self.align_of(w, False), d, n=n)
         self.emit("%sdevice_load_%s r%d, r%d" % (self.prefix(0.1), w, self.dst(max(1, n // 4)), T0), d)
 
     def st_private(self, d, local):
@@ -498,7 +508,7 @@ class Gen:
         n = WIDTHS[w]
         base = R_LPRIV if local else R_PRIV
         size = LPRIVSZ if local else PRIVSZ
-        self.addr(base, size, self.align_of(w, local), d)
+        self.addr(base, size, self.align_of(w, local), d, n=n)
         kind = "local" if local else "device"
         if self.chance(0.55):
             v = self.rng.randrange(POOL0, self.pool_end - max(1, n // 4) + 1)
