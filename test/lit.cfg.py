@@ -31,6 +31,10 @@ for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "WAVE_RUN_JOBS",
 # (scripts/test.sh runs the emulator's tests with 1 and with 2).
 if lit_config.params.get("emu_jobs"):
     config.environment["WAVE_RUN_JOBS"] = lit_config.params["emu_jobs"]
+# What wave-run translates for a GPU (stub drivers included) is cached in
+# the build tree, never in the user's ~/.cache.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
+                                                    "xdg-cache")
 config.environment["UBSAN_OPTIONS"] = config.environment.get(
     "UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
 

@@ -13,6 +13,8 @@ setup() {
   load common
   cd "$BATS_TEST_TMPDIR"
   STUB="$(cd "$WAVE_BIN/.." && pwd)/lib/libwave-cuda-stub.so"
+  # The PTX cache of the runs below, not the user's.
+  export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
   tiny_wave tiny.wave
   wave-as tiny.wave -o tiny.wbin
 }
@@ -125,11 +127,36 @@ WAVE
 @test "CUDA runs waves of 32 lanes; HSA-only options are usage errors (exit 2)" {
   run -2 --separate-stderr wave-run tiny.wbin --device=cuda --wave-width 64
   [ "${stderr_lines[0]}" = "wave-run: invalid --wave-width '64' with --device=cuda: a wave is a warp of 32 lanes" ]
-  for opt in "--no-cache" "--clang clang" "--ld-lld ld.lld"; do
+  for opt in "--clang clang" "--ld-lld ld.lld"; do
     # shellcheck disable=SC2086
     run -2 --separate-stderr wave-run tiny.wbin --device=cuda $opt
-    [ "${stderr_lines[0]}" = "wave-run: --no-cache, --clang and --ld-lld need --device=hsa" ]
+    [ "${stderr_lines[0]}" = "wave-run: --clang and --ld-lld need --device=hsa" ]
   done
+}
+
+@test "the PTX is cached under \$XDG_CACHE_HOME/wavetools, used again, and --no-cache bypasses it" {
+  need_stub
+  export WAVE_CUDA_DRIVER="$STUB"
+  run -0 wave-run tiny.wbin --device=cuda --dump-u32 0:1
+  ptx=("$XDG_CACHE_HOME"/wavetools/*.ptx)
+  [ "${#ptx[@]}" -eq 1 ] && [ -s "${ptx[0]}" ]
+  grep -q '^\.target sm_' "${ptx[0]}"
+  # An entry is found again: the stub's JIT sees the entry's bytes, a
+  # comment longer, where --no-cache translates afresh.
+  fresh=$(wc -c < "${ptx[0]}")
+  printf '// from the cache\n' >> "${ptx[0]}"
+  cached=$(wc -c < "${ptx[0]}")
+  run -0 env WAVE_CUDA_STUB_LOG=log.txt wave-run tiny.wbin --device=cuda
+  grep -q "cuModuleLoadDataEx ptx_bytes=$cached " log.txt
+  rm log.txt
+  run -0 env WAVE_CUDA_STUB_LOG=log.txt wave-run tiny.wbin --device=cuda --no-cache
+  grep -q "cuModuleLoadDataEx ptx_bytes=$fresh " log.txt
+  [ "$(wc -c < "${ptx[0]}")" -eq "$cached" ]
+}
+
+@test "--no-cache needs a GPU device (exit 2)" {
+  run -2 --separate-stderr wave-run tiny.wbin --no-cache
+  [ "${stderr_lines[0]}" = "wave-run: --no-cache needs --device=hsa or --device=cuda" ]
 }
 
 @test "--trace and --stats need the emulator (exit 2)" {

@@ -90,8 +90,8 @@ setup() {
     run -2 --separate-stderr wave-run tiny.wbin $opt
     [ "${stderr_lines[0]}" = "wave-run: --agent, --timeout, --repeat and --timing need --device=hsa or --device=cuda" ]
   done
-  run -2 --separate-stderr wave-run tiny.wbin --no-cache
-  [ "${stderr_lines[0]}" = "wave-run: --no-cache, --clang and --ld-lld need --device=hsa" ]
+  run -2 --separate-stderr wave-run tiny.wbin --clang clang
+  [ "${stderr_lines[0]}" = "wave-run: --clang and --ld-lld need --device=hsa" ]
 }
 
 @test "bad GPU option values are usage errors (exit 2)" {

@@ -10,7 +10,8 @@
 #include "wave/AMDGCN/Target.h"
 #include "wave/AMDGCN/Translate.h"
 #include "wave/Asm/AsmParser.h"
-#include "wave/Runtime/HSA/CodeObjectCache.h"
+#include "wave/Runtime/CodeObjectCache.h"
+#include "wave/Runtime/HSA/CodeObject.h"
 #include "wave/Runtime/HSA/Dispatch.h"
 #include "wave/Runtime/HSA/Runtime.h"
 #include "wave/Tool/Input.h"
@@ -31,6 +32,7 @@
 
 using namespace wave;
 using namespace wave::hsa;
+using namespace wave::runtime;
 
 namespace {
 
@@ -266,7 +268,7 @@ TEST(HSACodeObjectCache, StoreAndLookup) {
   llvm::SmallString<128> Tmp;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("wave-cache", Tmp));
   std::string Dir = (Tmp + "/nested/wavetools").str();
-  CodeObjectCache C(Dir);
+  CodeObjectCache C(Dir, ".hsaco");
   EXPECT_FALSE(C.lookup("abc").has_value());
   const std::vector<uint8_t> Obj = {0x7F, 'E', 'L', 'F', 0, 1, 2};
   ASSERT_FALSE(bool(C.store("abc", Obj)));
@@ -313,12 +315,12 @@ TEST(HSACodeObjectCache, CodeObjectForTranslatesThenCaches) {
        !EC && It != End; It.increment(EC))
     Entries.push_back(It->path());
   ASSERT_EQ(Entries.size(), 1u);
-  EXPECT_EQ(*CodeObjectCache((Tmp + "/wavetools").str())
+  EXPECT_EQ(*CodeObjectCache((Tmp + "/wavetools").str(), ".hsaco")
                  .lookup(llvm::sys::path::stem(Entries[0])),
             *Obj);
   // Replace the entry: the next request returns it untouched...
   const std::vector<uint8_t> Marker = {'c', 'a', 'c', 'h', 'e', 'd'};
-  ASSERT_FALSE(bool(CodeObjectCache((Tmp + "/wavetools").str())
+  ASSERT_FALSE(bool(CodeObjectCache((Tmp + "/wavetools").str(), ".hsaco")
                         .store(llvm::sys::path::stem(Entries[0]), Marker)));
   Obj = codeObjectFor(*F, R);
   ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());

@@ -83,7 +83,8 @@ int main(int Argc, char **Argv) {
                 "Print each GPU dispatch's time (stderr)");
   App->add_flag("--no-cache", NoCache,
                 "Translate the .wbin for the GPU even if a cached code "
-                "object exists, and do not store one (--device=hsa)");
+                "object exists, and do not store one (--device=hsa, "
+                "--device=cuda)");
   App->add_option("--clang", DO.Clang,
                   "clang for the HSA translation (default: $WAVE_CLANG, "
                   "then clang-22 or clang on PATH)")
@@ -220,13 +221,14 @@ int main(int Argc, char **Argv) {
          App->get_option("--timeout")->count()))
       Try(createStringError("--agent, --timeout, --repeat and --timing need "
                             "--device=hsa or --device=cuda"));
-    // The CUDA stage translates in process (no code-object cache, clang or
-    // ld.lld) for one wave per warp.
+    // The CUDA stage translates in process (no clang or ld.lld) for one
+    // wave per warp; both GPUs cache what they translate.
+    if (!E && !ListDevices && !OnGPU && NoCache)
+      Try(createStringError("--no-cache needs --device=hsa or --device=cuda"));
     if (!E && !ListDevices && Device != "hsa" &&
-        (NoCache || (OnCUDA && (App->get_option("--clang")->count() ||
-                                App->get_option("--ld-lld")->count()))))
-      Try(createStringError("--no-cache, --clang and --ld-lld need "
-                            "--device=hsa"));
+        (App->get_option("--clang")->count() ||
+         App->get_option("--ld-lld")->count()))
+      Try(createStringError("--clang and --ld-lld need --device=hsa"));
     if (!E && OnCUDA && WaveWidthOpt->count() &&
         C.WaveWidth != nvptx::WaveWidth)
       Try(createStringError("invalid --wave-width '%s' with --device=cuda: "

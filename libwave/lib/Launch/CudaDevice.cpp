@@ -9,6 +9,7 @@
 
 #include "wave/NVPTX/Translate.h"
 #include "wave/Runtime/CUDA/Runtime.h"
+#include "wave/Runtime/CodeObjectCache.h"
 
 #include <algorithm>
 
@@ -67,7 +68,8 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Device>>
-launch::openCudaDevice(const DeviceOptions &Opts, const WbinFile &File) {
+launch::openCudaDevice(const DeviceOptions &Opts, const WbinFile &File,
+                       ArrayRef<uint8_t> Bytes) {
   auto RT = cuda::Runtime::open();
   if (!RT)
     return RT.takeError();
@@ -76,12 +78,24 @@ launch::openCudaDevice(const DeviceOptions &Opts, const WbinFile &File) {
   auto SM = cuda::targetSM((*RT)->devices()[Opts.Agent]);
   if (!SM)
     return SM.takeError();
-  nvptx::TranslateOptions TO;
-  TO.SM = *SM;
-  auto Translated = nvptx::translateToPTX(File, TO);
-  if (!Translated) // a bad input, whatever the error's kind: exit status 1
-    return make_error<StringError>(toString(Translated.takeError()),
+  // The PTX from the code-object cache, or translated and stored; the
+  // driver JIT-compiles it for the device at load time.
+  auto PTX = runtime::cachedCodeObject(
+      Bytes, "sm_" + std::to_string(*SM), "nvptx", ".ptx", Opts.UseCache,
+      [&]() -> Expected<std::vector<uint8_t>> {
+        nvptx::TranslateOptions TO;
+        TO.SM = *SM;
+        auto Translated = nvptx::translateToPTX(File, TO);
+        if (!Translated)
+          return Translated.takeError();
+        return std::vector<uint8_t>(Translated->PTX.begin(),
+                                    Translated->PTX.end());
+      });
+  if (!PTX) // a bad input, whatever the error's kind: exit status 1
+    return make_error<StringError>(toString(PTX.takeError()),
                                    inconvertibleErrorCode());
-  return std::make_unique<CudaDevice>(Opts, std::move(*RT),
-                                      std::move(*Translated));
+  nvptx::PTXModule Module;
+  Module.PTX.assign(PTX->begin(), PTX->end());
+  Module.Kernels = nvptx::kernelABIs(File);
+  return std::make_unique<CudaDevice>(Opts, std::move(*RT), std::move(Module));
 }

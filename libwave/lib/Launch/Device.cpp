@@ -30,7 +30,7 @@ Expected<std::unique_ptr<Device>> launch::openDevice(const DeviceOptions &Opts,
   case DeviceKind::Hsa:
     return openHsaDevice(Opts, File, Bytes, IsCodeObject);
   case DeviceKind::Cuda:
-    return openCudaDevice(Opts, File);
+    return openCudaDevice(Opts, File, Bytes);
   }
   return nullptr;
 }

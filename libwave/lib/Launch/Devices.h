@@ -19,7 +19,8 @@ openHsaDevice(const DeviceOptions &Opts, const WbinFile &File,
 
 /// openDevice() for DeviceKind::Cuda (formats/nvptx-abi.md).
 llvm::Expected<std::unique_ptr<Device>>
-openCudaDevice(const DeviceOptions &Opts, const WbinFile &File);
+openCudaDevice(const DeviceOptions &Opts, const WbinFile &File,
+               llvm::ArrayRef<uint8_t> Bytes);
 
 /// Prints the --timing lines of a dispatch, "TOOL: dispatch N: T us", one
 /// per launch; \p Seconds holds each launch's time in seconds.

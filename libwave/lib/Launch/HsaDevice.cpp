@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Devices.h"
 
-#include "wave/Runtime/HSA/CodeObjectCache.h"
+#include "wave/Runtime/HSA/CodeObject.h"
 #include "wave/Runtime/HSA/Runtime.h"
 
 using namespace llvm;

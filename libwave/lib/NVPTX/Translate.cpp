@@ -130,22 +130,11 @@ buildModule(const WbinFile &File, const TranslateOptions &Opts,
   auto M = std::make_unique<Module>("wave", Ctx);
   M->setTargetTriple(TM.getTargetTriple());
   M->setDataLayout(TM.createDataLayout());
-  std::vector<KernelABI> Kernels;
+  std::vector<KernelABI> Kernels = kernelABIs(File);
   for (unsigned I = 0; I < File.Kernels.size(); ++I) {
-    const KernelInfo &K = File.Kernels[I];
-    KernelABI ABI;
-    ABI.Name = K.Name;
-    ABI.Symbol = detail::entrySymbol(K, I);
-    // User names never start with "__" (entrySymbol), so the fallback
-    // cannot meet one.
-    for (const KernelABI &Prev : Kernels)
-      if (Prev.Symbol == ABI.Symbol)
-        ABI.Symbol = "__wave_kernel_" + std::to_string(I);
-    ABI.NumRegParams = detail::registerParamCount(File, K);
-    if (Error E = detail::liftKernel(File, I, ABI, *M))
+    if (Error E = detail::liftKernel(File, I, Kernels[I], *M))
       return std::move(E);
-    assert(M->getFunction(ABI.Symbol) && "the entry was renamed");
-    Kernels.push_back(std::move(ABI));
+    assert(M->getFunction(Kernels[I].Symbol) && "the entry was renamed");
   }
   std::string Broken;
   raw_string_ostream OS(Broken);
@@ -192,6 +181,24 @@ buildModule(const WbinFile &File, const TranslateOptions &Opts,
 }
 
 } // namespace
+
+std::vector<KernelABI> kernelABIs(const WbinFile &File) {
+  std::vector<KernelABI> Kernels;
+  for (unsigned I = 0; I < File.Kernels.size(); ++I) {
+    const KernelInfo &K = File.Kernels[I];
+    KernelABI ABI;
+    ABI.Name = K.Name;
+    ABI.Symbol = detail::entrySymbol(K, I);
+    // User names never start with "__" (entrySymbol), so the fallback
+    // cannot meet one.
+    for (const KernelABI &Prev : Kernels)
+      if (Prev.Symbol == ABI.Symbol)
+        ABI.Symbol = "__wave_kernel_" + std::to_string(I);
+    ABI.NumRegParams = detail::registerParamCount(File, K);
+    Kernels.push_back(std::move(ABI));
+  }
+  return Kernels;
+}
 
 Expected<PTXModule> translateToPTX(const WbinFile &File,
                                    const TranslateOptions &Opts) {

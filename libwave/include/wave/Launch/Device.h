@@ -46,8 +46,9 @@ struct DeviceOptions {
   unsigned Repeat = 1;
   /// --timing: print each dispatch's time, in microseconds, to TimingOS.
   bool Timing = false;
-  /// Not --no-cache: look up and store the HSA code object in the cache
-  /// (wave/Runtime/HSA/CodeObjectCache.h). Hsa only.
+  /// Not --no-cache: look up and store the translated code object (HSA
+  /// .hsaco, CUDA .ptx) in the cache
+  /// (wave/Runtime/CodeObjectCache.h).
   bool UseCache = true;
   /// --clang and --ld-lld for the HSA translation; empty = the default
   /// search (hsa::CodeObjectRequest). Hsa only.

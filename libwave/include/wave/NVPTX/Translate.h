@@ -66,6 +66,11 @@ struct PTXModule {
   std::vector<KernelABI> Kernels;
 };
 
+/// The KernelABI of every kernel of \p File, in its order, as
+/// translateToPTX() gives them, without translating (the parameters and
+/// entry names depend on the code and names only).
+std::vector<KernelABI> kernelABIs(const WbinFile &File);
+
 /// A kernel the stage cannot translate, located by kernel and PC.
 using wave::TranslateError;
 

@@ -4,11 +4,7 @@
 // llvm::writeToOutput, which writes a temporary file and renames it.
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Runtime/HSA/CodeObjectCache.h"
-
-#include "wave/AMDGCN/Target.h"
-#include "wave/AMDGCN/Toolchain.h"
-#include "wave/AMDGCN/Translate.h"
+#include "wave/Runtime/CodeObjectCache.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Chrono.h"
@@ -22,7 +18,7 @@
 
 using namespace llvm;
 
-namespace wave::hsa {
+namespace wave::runtime {
 
 std::string codeObjectCacheKey(ArrayRef<uint8_t> Wbin, StringRef Target,
                                StringRef Toolchain) {
@@ -45,8 +41,7 @@ Expected<std::string> codeObjectCacheDir() {
   std::optional<std::string> Xdg = sys::Process::GetEnv("XDG_CACHE_HOME");
   if (Xdg && sys::path::is_absolute(*Xdg)) {
     Dir = *Xdg;
-  } else if (std::optional<std::string> Home =
-                 sys::Process::GetEnv("HOME");
+  } else if (std::optional<std::string> Home = sys::Process::GetEnv("HOME");
              Home && !Home->empty()) {
     Dir = *Home;
     sys::path::append(Dir, ".cache");
@@ -61,7 +56,7 @@ Expected<std::string> codeObjectCacheDir() {
 
 std::string CodeObjectCache::pathFor(StringRef Key) const {
   SmallString<256> Path(Dir);
-  sys::path::append(Path, Key + ".hsaco");
+  sys::path::append(Path, Key + Extension);
   return std::string(Path);
 }
 
@@ -76,7 +71,8 @@ CodeObjectCache::lookup(StringRef Key) const {
   return std::vector<uint8_t>(B.bytes_begin(), B.bytes_end());
 }
 
-Error CodeObjectCache::store(StringRef Key, ArrayRef<uint8_t> CodeObject) const {
+Error CodeObjectCache::store(StringRef Key,
+                             ArrayRef<uint8_t> CodeObject) const {
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return createStringError(EC, "cannot create cache directory '%s': %s",
                              Dir.c_str(), EC.message().c_str());
@@ -87,52 +83,40 @@ Error CodeObjectCache::store(StringRef Key, ArrayRef<uint8_t> CodeObject) const 
   });
 }
 
-Expected<std::vector<uint8_t>> codeObjectFor(const WbinFile &File,
-                                              const CodeObjectRequest &R) {
-  const amdgcn::GCNTarget *Target = amdgcn::lookupTarget(R.MCPU);
-  if (!Target)
-    return createStringError(inconvertibleErrorCode(),
-                             "the agent's processor '%s' is not a target the "
-                             "AMDGCN stage translates for (supported: %s)",
-                             R.MCPU.c_str(),
-                             amdgcn::supportedTargetList().c_str());
-  Expected<amdgcn::Toolchain> TC =
-      amdgcn::findToolchain({R.Clang, R.LdLld});
-  if (!TC)
-    return TC.takeError();
+std::string toolchainIdentity(StringRef Extra) {
+  std::string Id = "wavetools " WAVE_VERSION_STRING;
+  // The address of a function of this library finds the executable.
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(nullptr, &Anchor);
+  sys::fs::file_status St;
+  if (!Exe.empty() && !sys::fs::status(Exe, St))
+    Id += "; " + Exe + "; " + std::to_string(St.getSize()) + "; " +
+          std::to_string(sys::toTimeT(St.getLastModificationTime()));
+  if (!Extra.empty())
+    Id += "; " + Extra.str();
+  return Id;
+}
 
+Expected<std::vector<uint8_t>>
+cachedCodeObject(ArrayRef<uint8_t> Wbin, StringRef Target,
+                 StringRef ToolIdentity, StringRef Extension, bool UseCache,
+                 function_ref<Expected<std::vector<uint8_t>>()> Build) {
   std::optional<CodeObjectCache> Cache;
   std::string Key;
-  if (R.UseCache) {
-    std::string Toolchain = "wavetools " WAVE_VERSION_STRING "; " + TC->Clang;
-    sys::fs::file_status St;
-    if (!sys::fs::status(TC->Clang, St))
-      Toolchain += "; " + std::to_string(St.getSize()) + "; " +
-                   std::to_string(
-                       sys::toTimeT(St.getLastModificationTime()));
-    Key = codeObjectCacheKey(R.WbinBytes, R.MCPU, Toolchain);
+  if (UseCache) {
+    Key = codeObjectCacheKey(Wbin, Target, toolchainIdentity(ToolIdentity));
     if (Expected<std::string> Dir = codeObjectCacheDir()) {
-      Cache.emplace(*Dir);
+      Cache.emplace(*Dir, Extension.str());
       if (std::optional<std::vector<uint8_t>> Hit = Cache->lookup(Key))
         return std::move(*Hit);
     } else {
-      consumeError(Dir.takeError()); // no cache directory: translate anyway
+      consumeError(Dir.takeError()); // no cache directory: build anyway
     }
   }
-
-  amdgcn::TranslateOptions O;
-  O.Target = Target;
-  O.SourceName = "wave-run";
-  Expected<std::string> Asm = amdgcn::translateToAMDGCN(File, O);
-  if (!Asm)
-    return Asm.takeError();
-  Expected<std::vector<uint8_t>> Obj =
-      amdgcn::buildCodeObject(*TC, *Asm, R.MCPU);
-  if (!Obj)
-    return Obj.takeError();
-  if (Cache)
+  Expected<std::vector<uint8_t>> Obj = Build();
+  if (Obj && Cache)
     consumeError(Cache->store(Key, *Obj)); // best effort
   return Obj;
 }
 
-} // namespace wave::hsa
+} // namespace wave::runtime
