@@ -170,3 +170,16 @@ WAVE
   run -2 --separate-stderr wave-run tiny.hsaco --kernel tiny --device=cuda
   [ "${stderr_lines[0]}" = "wave-run: 'tiny.hsaco' is an HSA code object; it runs only with --device=hsa" ]
 }
+
+@test "a metadata workgroup size with a zero runs nothing on the GPU, as on the emulator (exit 0)" {
+  need_stub
+  # formats/isa.md §4.2: the metadata's three components, zeros included.
+  printf '.kernel z\n.registers 4\n.workgroup_size 64, 0, 1\n    mov r1, sr_thread_id_x\n    mov_imm r2, 7\n    device_store_u32 r0, r2\n.end\n' > z.wave
+  wave-as z.wave -o z.wbin
+  run -0 wave-run z.wbin --dump-u32 0:1
+  [ "$output" = "0" ]
+  run -0 env WAVE_CUDA_DRIVER="$STUB" WAVE_CUDA_STUB_LOG=log.txt \
+    wave-run z.wbin --device=cuda --dump-u32 0:1
+  [ "$output" = "0" ]
+  ! grep -q cuLaunchKernel log.txt
+}

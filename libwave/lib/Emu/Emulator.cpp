@@ -2521,10 +2521,8 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
       E.Kernel.RegisterCount ? E.Kernel.RegisterCount : Config.Registers;
   E.NumRegs = std::min<uint32_t>(RC, 256);
   E.NumRows = E.NumRegs + 2;
-  E.WG =
-      E.Kernel.WorkgroupSize[0] > 0 ? E.Kernel.WorkgroupSize : Config.Workgroup;
-  E.LocalSize =
-      E.Kernel.LocalMemorySize ? E.Kernel.LocalMemorySize : Config.LocalMemory;
+  E.WG = effectiveWorkgroupSize(E.Kernel, Config.Workgroup);
+  E.LocalSize = effectiveLocalMemory(E.Kernel, Config.LocalMemory);
   uint64_t T = uint64_t(E.WG[0]) * E.WG[1] * E.WG[2];
   if (T > MaxWorkgroupThreads)
     return createStringError("workgroup of %llu threads is too large (at "

@@ -733,9 +733,8 @@ static Error checkKernelLimits(const WbinFile &File, unsigned K) {
   uint64_t Entry = uint64_t(File.Header.MetadataOffset) + 4 +
                    uint64_t(WbinKernelEntrySize) * K;
   if (KI.WorkgroupSize[0] > 0) {
-    uint64_t T = uint64_t(KI.WorkgroupSize[0]) *
-                 std::max(KI.WorkgroupSize[1], 1u) *
-                 std::max(KI.WorkgroupSize[2], 1u);
+    std::array<uint32_t, 3> G = effectiveWorkgroupSize(KI, {});
+    uint64_t T = uint64_t(G[0]) * G[1] * G[2];
     if (T > MaxWorkgroupThreads)
       return make_error<WbinError>(
           Entry + 12, "kernel '" + KI.Name + "': workgroup size " +

@@ -43,11 +43,8 @@ public:
     for (const auto &[Reg, Value] : Cfg.SetRegs)
       if (Reg < R.Registers.size())
         R.Registers[Reg] = Value;
-    R.LocalMemory = KI.LocalMemorySize ? KI.LocalMemorySize : Cfg.LocalMemory;
-    for (unsigned D = 0; D < 3; ++D)
-      R.GroupSize[D] = KI.WorkgroupSize[0] > 0
-                           ? std::max(KI.WorkgroupSize[D], 1u)
-                           : Cfg.Workgroup[D];
+    R.LocalMemory = effectiveLocalMemory(KI, Cfg.LocalMemory);
+    R.GroupSize = effectiveWorkgroupSize(KI, Cfg.Workgroup);
     R.Workgroups = Cfg.Grid;
     R.TimeoutSeconds = Opts.TimeoutSeconds;
     R.Repeat = Opts.Repeat;

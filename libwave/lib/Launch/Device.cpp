@@ -20,6 +20,16 @@ using namespace wave::launch;
 
 Device::~Device() = default;
 
+Error Device::operator()(const WbinFile &File, unsigned Kernel,
+                         const emu::EmuConfig &Cfg,
+                         MutableArrayRef<uint8_t> Memory) {
+  if (Kernel < File.Kernels.size() &&
+      llvm::is_contained(
+          effectiveWorkgroupSize(File.Kernels[Kernel], Cfg.Workgroup), 0u))
+    return Error::success();
+  return dispatch(File, Kernel, Cfg, Memory);
+}
+
 Expected<std::unique_ptr<Device>> launch::openDevice(const DeviceOptions &Opts,
                                                      const WbinFile &File,
                                                      ArrayRef<uint8_t> Bytes,

@@ -36,9 +36,9 @@ public:
       R.Registers[Reg] = Value;
     }
     R.Workgroups = Cfg.Grid;
+    std::array<uint32_t, 3> Group = effectiveWorkgroupSize(KI, Cfg.Workgroup);
     for (unsigned D = 0; D < 3; ++D) {
-      uint32_t Size =
-          KI.WorkgroupSize[0] > 0 ? KI.WorkgroupSize[D] : Cfg.Workgroup[D];
+      uint32_t Size = Group[D];
       if (Size > UINT16_MAX)
         return createStringError(inconvertibleErrorCode(),
                                  "workgroup dimension %c of %u work-items "

@@ -363,15 +363,16 @@ void Lifter::createFunction() {
     LocalSize = EB.getInt32(K.LocalMemorySize);
   bool FullWarps = false;
   if (K.WorkgroupSize[0] > 0) {
+    std::array<uint32_t, 3> Size = effectiveWorkgroupSize(K, {});
     uint64_t T = 1;
     for (unsigned D = 0; D < 3; ++D) {
-      uint32_t Size = std::max<uint32_t>(K.WorkgroupSize[D], 1);
-      WG[D] = EB.getInt32(Size);
-      T *= Size;
+      WG[D] = EB.getInt32(Size[D]);
+      T *= Size[D];
     }
-    if (T <= 1024) // the CTA is exactly this many threads
+    // A workgroup without threads is never launched (the runner skips it).
+    if (T > 0 && T <= 1024) // the CTA is exactly this many threads
       Fn->addFnAttr("nvvm.reqntid", std::to_string((T + 31) / 32 * 32));
-    FullWarps = T <= 1024 && T % WaveWidth == 0;
+    FullWarps = T > 0 && T <= 1024 && T % WaveWidth == 0;
   } else {
     Fn->addFnAttr("nvvm.maxntid", "1024");
   }

@@ -750,4 +750,14 @@ Expected<WbinFile> readWbin(ArrayRef<uint8_t> Bytes) {
   return F;
 }
 
+std::array<uint32_t, 3>
+effectiveWorkgroupSize(const KernelInfo &K,
+                       const std::array<uint32_t, 3> &Launch) {
+  return K.WorkgroupSize[0] > 0 ? K.WorkgroupSize : Launch;
+}
+
+uint32_t effectiveLocalMemory(const KernelInfo &K, uint32_t Launch) {
+  return K.LocalMemorySize ? K.LocalMemorySize : Launch;
+}
+
 } // namespace wave

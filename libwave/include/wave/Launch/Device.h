@@ -74,12 +74,12 @@ public:
                                const emu::EmuConfig &Cfg,
                                llvm::MutableArrayRef<uint8_t> Memory) = 0;
 
-  /// emu::KernelExecutor's signature: forwards to dispatch().
+  /// emu::KernelExecutor's signature: forwards to dispatch(), except that
+  /// a workgroup without threads (a zero in the effective workgroup size,
+  /// formats/isa.md §4.2) runs nothing, as on the emulator.
   llvm::Error operator()(const WbinFile &File, unsigned Kernel,
                          const emu::EmuConfig &Cfg,
-                         llvm::MutableArrayRef<uint8_t> Memory) {
-    return dispatch(File, Kernel, Cfg, Memory);
-  }
+                         llvm::MutableArrayRef<uint8_t> Memory);
 };
 
 /// Opens the device \p Opts names for \p File, whose bytes as read are

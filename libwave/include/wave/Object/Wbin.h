@@ -104,6 +104,18 @@ struct KernelInfo {
   std::optional<std::vector<WbinParam>> Params;
 };
 
+/// The workgroup dimensions of a dispatch of \p K (formats/isa.md §4.2,
+/// item 2): the kernel's `.workgroup_size` when its x is > 0 -- all three
+/// components, zeros included (a zero makes a workgroup without threads)
+/// -- otherwise \p Launch (the runner's `--workgroup`). Every executor
+/// (the emulator, HSA, CUDA, the NVPTX lifter's constants) asks this.
+std::array<uint32_t, 3>
+effectiveWorkgroupSize(const KernelInfo &K, const std::array<uint32_t, 3> &Launch);
+
+/// The local memory bytes of a dispatch of \p K: the kernel's
+/// `.local_memory` when nonzero, otherwise \p Launch (`--local-memory`).
+uint32_t effectiveLocalMemory(const KernelInfo &K, uint32_t Launch);
+
 /// Symbol binding: visible to other objects at link time, or not.
 enum class WbinBinding : uint8_t { Local = 0, Global = 1 };
 /// What a symbol names.
