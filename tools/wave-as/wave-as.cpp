@@ -12,18 +12,15 @@
 #include "wave/AMDGCN/Driver.h"
 #include "wave/Asm/AsmParser.h"
 #include "wave/Asm/Disassembler.h"
+#include "wave/NVPTX/Ptxas.h"
 #include "wave/NVPTX/Translate.h"
 #include "wave/Object/Wbin.h"
 #include "wave/Tool/Input.h"
 #include "wave/Tool/Tool.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 #include <optional>
 
@@ -32,64 +29,6 @@ using namespace wave;
 
 static constexpr const char *ToolName = "wave-as";
 static constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
-
-/// The ptxas to run for --emit=cubin: --ptxas, else $WAVE_PTXAS, else
-/// ptxas on PATH. Fails naming what was looked for.
-static Expected<std::string> findPtxas(StringRef Given) {
-  auto Resolve = [](StringRef Name) -> std::string {
-    if (Name.contains('/'))
-      return Name.str();
-    ErrorOr<std::string> P = sys::findProgramByName(Name);
-    return P ? *P : Name.str();
-  };
-  if (!Given.empty())
-    return Resolve(Given);
-  if (const char *Env = std::getenv("WAVE_PTXAS"); Env && *Env)
-    return Resolve(Env);
-  if (ErrorOr<std::string> P = sys::findProgramByName("ptxas"))
-    return *P;
-  return createStringError(inconvertibleErrorCode(),
-                           "cannot find ptxas for --emit=cubin: looked at "
-                           "--ptxas, $WAVE_PTXAS and 'ptxas' on PATH");
-}
-
-/// Assembles \p PTX for sm_<SM> with ptxas into a cubin's bytes.
-static Expected<std::vector<uint8_t>> runPtxas(StringRef Ptxas,
-                                               StringRef PTX, unsigned SM) {
-  SmallString<128> In, Out;
-  if (std::error_code EC = sys::fs::createTemporaryFile("wave-as", "ptx", In))
-    return errorCodeToError(EC);
-  if (std::error_code EC =
-          sys::fs::createTemporaryFile("wave-as", "cubin", Out)) {
-    sys::fs::remove(In);
-    return errorCodeToError(EC);
-  }
-  auto Cleanup = make_scope_exit([&] {
-    sys::fs::remove(In);
-    sys::fs::remove(Out);
-  });
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(In, EC);
-    if (EC)
-      return errorCodeToError(EC);
-    OS << PTX;
-  }
-  std::string Arch = "sm_" + std::to_string(SM);
-  SmallVector<StringRef, 8> Args = {Ptxas, "-arch", Arch, "-o", Out, In};
-  std::string Msg;
-  int RC = sys::ExecuteAndWait(Ptxas, Args, std::nullopt, {}, 0, 0, &Msg);
-  if (RC != 0)
-    return createStringError(
-        inconvertibleErrorCode(), "ptxas '%s' failed (%s)",
-        Ptxas.str().c_str(),
-        RC < 0 ? Msg.c_str() : ("exit status " + std::to_string(RC)).c_str());
-  auto Buf = MemoryBuffer::getFile(Out);
-  if (!Buf)
-    return errorCodeToError(Buf.getError());
-  return std::vector<uint8_t>((*Buf)->getBufferStart(),
-                              (*Buf)->getBufferEnd());
-}
 
 /// The reference assembler's --dump-hex listing (formats/wave-asm.md "Reference
 /// assembler command line").
@@ -259,7 +198,7 @@ int main(int Argc, char **Argv) {
         TOpts.SM = cantFail(nvptx::parseMCPU(MCPU));
       std::optional<std::string> PtxasPath;
       if (Emit == "cubin") { // a missing ptxas before any translation work
-        Expected<std::string> P = findPtxas(Ptxas);
+        Expected<std::string> P = nvptx::findPtxas(Ptxas);
         if (!P) {
           tool::printError(ToolName, toString(P.takeError()));
           return tool::ExitInvalidInput;
@@ -275,7 +214,7 @@ int main(int Argc, char **Argv) {
         return std::move(M->PTX);
       }();
       if (Text && PtxasPath) {
-        auto Cubin = runPtxas(*PtxasPath, *Text, TOpts.SM);
+        auto Cubin = nvptx::buildCubin(*PtxasPath, *Text, TOpts.SM);
         if (!Cubin)
           Text = Cubin.takeError();
         else
