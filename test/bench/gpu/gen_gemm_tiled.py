@@ -203,7 +203,11 @@ def generate(micro, exit_last=False):
     ins("mov_imm r40, %d" % A_ROW)
     ins("mov_imm r41, %d" % B_ROW)
     if exit_last:
-        ins("mov_imm r28, 0xFFFFFF00             ; buffer offsets: multiples of 256")
+        # The buffers' offsets, 0 and BUF, are multiples of 128: the mask
+        # must keep both (0xFFFFFF00 turned 8320 into 8192, inside buffer
+        # 0, a race that only a GPU showed).
+        assert g["BUF"] & 0xFFFFFF80 == g["BUF"]
+        ins("mov_imm r28, 0xFFFFFF80             ; buffer offsets: multiples of 128")
     for r in range(ACC, ACC + R * R):
         ins("mov_imm r%d, 0" % r)
 
