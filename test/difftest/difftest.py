@@ -48,8 +48,10 @@ NVPTX_TARGETS = ["sm_70", "sm_80", "sm_90"]
 
 
 def find_tool(explicit, name):
+    # Tests run in their own directories: a path given relative to ours
+    # must still name the tool there.
     if explicit:
-        return explicit
+        return os.path.abspath(explicit) if os.sep in explicit else explicit
     built = os.path.join(HERE, "..", "..", "build", "bin", name)
     if os.path.exists(built):
         return os.path.abspath(built)
@@ -79,6 +81,14 @@ def run(cmd, cwd, timeout, env=None):
             err = e
             time.sleep(2)
     return 127, b"", str(err).encode()
+
+
+def run_executor(executor, target, wave_as, width, args, cwd, timeout):
+    """The executor on k.wbin in cwd, as the module docstring says: GFX
+    names the target, WAVE_AS the assembler (for executors that rebuild)."""
+    env = dict(os.environ, GFX=target, WAVE_AS=os.path.abspath(wave_as))
+    cmd = shlex.split(executor) + ["k.wbin", "--wave-width", str(width)] + args
+    return run(cmd, cwd, timeout, env)
 
 
 def first_line(b, n=400):
@@ -139,9 +149,8 @@ class Runner:
                     self.report(f"seed {seed} {target}: wave-run fails: {first_line(rerr)}")
                     self.keep(d, f"invalid-{target}-{seed}", test, {"stderr.txt": rerr})
                     continue
-                env = dict(os.environ, GFX=target, WAVE_AS=os.path.abspath(self.wave_as))
-                cmd = shlex.split(self.a.executor) + ["k.wbin", "--wave-width", str(w)] + test.args
-                erc, eout, eerr = run(cmd, d, self.a.exec_timeout, env)
+                erc, eout, eerr = run_executor(self.a.executor, target, self.wave_as, w,
+                                               test.args, d, self.a.exec_timeout)
                 self.bump(target, "run")
                 if erc == 125:
                     self.bump(target, "skipped")

@@ -125,9 +125,8 @@ class Reducer:
                                             str(self.width)] + args, d, 60)
             if rrc != 0:
                 return None
-            env = dict(os.environ, GFX=self.target, WAVE_AS=os.path.abspath(self.wave_as))
-            erc, eout, eerr = difftest.run(shlex.split(self.a.executor) + [
-                "k.wbin", "--wave-width", str(self.width)] + args, d, self.a.exec_timeout, env)
+            erc, eout, eerr = difftest.run_executor(self.a.executor, self.target, self.wave_as,
+                                                    self.width, args, d, self.a.exec_timeout)
             return rrc, rout, erc, eout, eerr
 
     def interesting(self, text, args):

@@ -1,42 +1,27 @@
 //===- asm-fuzzer.cpp - libFuzzer target for the assembler ----------------===//
 //
-// Feeds arbitrary bytes to the assembler (wave::assemble, then the object
-// linked on its own as wave-as does) and, as a .wbin, to the reader and
-// disassembler. Neither may crash, hang or read out of bounds. When the bytes
+// Feeds arbitrary bytes to the assembler (tool::assembleExecutable: the
+// object linked on its own as wave-as does, diagnostics discarded) and, as
+// a .wbin, to the reader and disassembler. Neither may crash, hang or read out of bounds. When the bytes
 // assemble and link, the round trip assemble -> disassemble -> assemble must
 // reproduce the same executable (formats/wave-asm.md §7, D13-D16); a mismatch
 // traps so that libFuzzer reports it.
 //
 //===----------------------------------------------------------------------===//
-#include "wave/Asm/AsmParser.h"
 #include "wave/Asm/Disassembler.h"
-#include "wave/Link/Linker.h"
 #include "wave/Object/Wbin.h"
-
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
+#include "wave/Tool/Input.h"
 
 #include <cstddef>
 #include <cstdint>
 
 using namespace wave;
 
-static llvm::Expected<WbinFile> quietAssemble(llvm::StringRef Text) {
-  llvm::SourceMgr SM;
-  SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(Text, "fuzz"),
-                        llvm::SMLoc());
-  SM.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
-  llvm::Expected<WbinFile> Object = assemble(SM);
-  if (!Object)
-    return Object.takeError();
-  return linkExecutable(std::move(*Object), "fuzz");
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
 
   // 1. Assembly text.
-  llvm::Expected<WbinFile> F = quietAssemble(Text);
+  llvm::Expected<WbinFile> F = tool::assembleExecutable(Text, "fuzz");
   if (F) {
     std::vector<uint8_t> Bytes = writeWbin(*F);
     llvm::Expected<WbinFile> Read = readWbin(Bytes);
@@ -46,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     llvm::raw_string_ostream OS(Dis);
     if (llvm::Error E = disassemble(*Read, OS))
       __builtin_trap(); // and decodable
-    llvm::Expected<WbinFile> Again = quietAssemble(Dis);
+    llvm::Expected<WbinFile> Again = tool::assembleExecutable(Dis, "fuzz");
     if (!Again || writeWbin(*Again) != Bytes)
       __builtin_trap(); // and must round-trip
   } else {

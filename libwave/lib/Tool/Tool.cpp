@@ -33,15 +33,24 @@ std::unique_ptr<CLI::App> makeApp(StringRef ToolName, StringRef Description) {
   return App;
 }
 
+/// Flushes \p OS and returns its write error, if any, cleared from the
+/// stream (whose destructor would otherwise end the process with LLVM's
+/// fatal "IO failure on output stream").
+static std::error_code flushAndTakeError(raw_fd_ostream &OS) {
+  OS.flush();
+  if (!OS.has_error())
+    return {};
+  std::error_code EC = OS.error();
+  OS.clear_error();
+  return EC;
+}
+
 /// Flushes stdout; a failed write (a closed pipe, a full disk, /dev/full)
-/// becomes "TOOL: error: ..." and exit status 2, instead of LLVM's fatal
-/// "IO failure on output stream" when outs() is destroyed.
+/// becomes "TOOL: error: ..." and exit status 2.
 static int finishStdout(StringRef ToolName, int RC) {
-  outs().flush();
-  if (!outs().has_error())
+  std::error_code EC = flushAndTakeError(outs());
+  if (!EC)
     return RC;
-  std::error_code EC = outs().error();
-  outs().clear_error();
   errs() << ToolName << ": ";
   WithColor::error(errs(), "") << "cannot write to standard output: "
                                << EC.message() << "\n";
@@ -151,13 +160,7 @@ static Error writeInPlace(StringRef Path,
     return errorCodeToError(EC);
   if (Error E = Write(OS))
     return E;
-  OS.flush();
-  if (OS.has_error()) {
-    EC = OS.error();
-    OS.clear_error();
-    return errorCodeToError(EC);
-  }
-  return Error::success();
+  return errorCodeToError(flushAndTakeError(OS));
 }
 
 /// Writes \p Path atomically: a temporary file in the same directory
@@ -166,19 +169,16 @@ static Error writeInPlace(StringRef Path,
 static Error writeAtomically(StringRef Path,
                              function_ref<Error(raw_ostream &)> Write) {
   Expected<sys::fs::TempFile> Temp =
-      sys::fs::TempFile::create(Path + ".tmp%%%%%%", sys::fs::all_read | sys::fs::all_write);
+      sys::fs::TempFile::create(Path + ".tmp%%%%%%",
+                                sys::fs::all_read | sys::fs::all_write);
   if (!Temp)
     return Temp.takeError();
   Error E = [&]() -> Error {
     raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
     if (Error E = Write(OS))
       return E;
-    OS.flush();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
+    if (std::error_code EC = flushAndTakeError(OS))
       return errorCodeToError(EC);
-    }
     if (::fsync(Temp->FD) != 0)
       return errorCodeToError(std::error_code(errno, std::generic_category()));
     return Error::success();
@@ -192,13 +192,10 @@ static Error writeAtomically(StringRef Path,
 static Error writeTo(StringRef Path, function_ref<Error(raw_ostream &)> Write) {
   if (Path == "-") {
     Error E = Write(outs());
-    outs().flush();
-    if (!E && outs().has_error()) {
-      E = createStringError(outs().error(),
-                            "cannot write to standard output: " +
-                                outs().error().message());
-      outs().clear_error();
-    }
+    std::error_code EC = flushAndTakeError(outs());
+    if (!E && EC)
+      E = createStringError(EC,
+                            "cannot write to standard output: " + EC.message());
     return E;
   }
   // A symbolic link is followed, as `cc -o` does: its target is replaced and
