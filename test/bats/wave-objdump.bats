@@ -97,3 +97,31 @@ setup() {
   assert_failure 1
   assert_output --partial "good.wbin"
 }
+
+@test "an unknown --mcpu is a usage error: exit 2, naming the processors" {
+  run --separate-stderr wave-objdump --mcpu=gfx999 "$BATS_TEST_TMPDIR/tiny.wbin"
+  assert_failure 2
+  assert_output ""
+  [[ "$stderr" == "wave-objdump: unknown processor 'gfx999' for --mcpu; supported: gfx942, gfx950, gfx90a, gfx1100, gfx1200, gfx1250"* ]]
+  [[ "$stderr" == *"Try 'wave-objdump --help' for more information." ]]
+}
+
+@test "--mcpu without --kernels is a usage error: exit 2" {
+  run --separate-stderr wave-objdump -d --mcpu=gfx942 "$BATS_TEST_TMPDIR/tiny.wbin"
+  assert_failure 2
+  [[ "$stderr" == "wave-objdump: --mcpu needs --kernels"* ]]
+  run --separate-stderr wave-objdump -x --mcpu=gfx942 "$BATS_TEST_TMPDIR/tiny.wbin"
+  assert_success
+  assert_output --partial "gfx942  SIMD  131072 64    4 metadata"
+}
+
+@test "--mcpu adds the AMDGCN stage's VGPR count, and a relocatable input exits 1" {
+  run --separate-stderr wave-objdump --mcpu=gfx1100 "$BATS_TEST_TMPDIR/tiny.wbin"
+  assert_success
+  assert_output --partial " amdgcn "
+  wave-as -c "$BATS_TEST_TMPDIR/tiny.wave" -o "$BATS_TEST_TMPDIR/tiny.o"
+  run --separate-stderr wave-objdump --mcpu=gfx1100 "$BATS_TEST_TMPDIR/tiny.o"
+  assert_failure 1
+  assert_output ""
+  [[ "$stderr" == "wave-objdump: error: '$BATS_TEST_TMPDIR/tiny.o': relocatable object; --mcpu needs an executable"* ]]
+}

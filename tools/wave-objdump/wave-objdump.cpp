@@ -4,9 +4,12 @@
 // symbols (-t), relocations (-r), kernel metadata (--kernels), parameter
 // descriptors (--params), the line table (-l), section contents (-s) and
 // disassembly (-d) of .wbin files, as text or --json. With no selection it
-// prints -h, -t and --kernels.
+// prints -h, -t and --kernels. --kernels ends with each kernel's occupancy
+// by registers on every target; --mcpu=gfxNNN adds the VGPR count the AMDGCN
+// stage gives the kernel for that processor.
 //
 //===----------------------------------------------------------------------===//
+#include "wave/AMDGCN/Translate.h"
 #include "wave/Dump/ObjDumper.h"
 #include "wave/Object/Wbin.h"
 #include "wave/Tool/Tool.h"
@@ -40,18 +43,37 @@ int main(int Argc, char **Argv) {
                 "Disassemble every kernel with offsets and raw words");
   App->add_flag("-x,--all-headers", All, "Same as -h -t -r --kernels --params");
   App->add_flag("--json", JSON, "Print the selected facts as one JSON object");
+  App->add_option("--mcpu", Opts.MCPU,
+                  "With --kernels, also the occupancy with the VGPRs the "
+                  "AMDGCN stage gives each kernel for this AMD processor: " +
+                      amdgcn::supportedTargetList())
+      ->type_name("CPU");
   App->add_option("-o,--output", Output, "Write to FILE ('-' for stdout)")
       ->type_name("FILE");
   App->add_option("inputs", Inputs, "Input .wbin files ('-' for stdin)")
       ->type_name("FILE");
 
-  return runMain(*App, Argc, Argv, [&]() -> int {
+  const amdgcn::GCNTarget *MCPU = nullptr;
+  App->parse_complete_callback([&] {
     if (All)
       Opts.Headers = Opts.Symbols = Opts.Kernels = Opts.Relocs = Opts.Params =
           true;
     if (!Opts.Headers && !Opts.Symbols && !Opts.Kernels && !Opts.Contents &&
         !Opts.Disassemble && !Opts.Relocs && !Opts.Params && !Opts.LineNumbers)
       Opts.Headers = Opts.Symbols = Opts.Kernels = true;
+    if (!App->count("--mcpu"))
+      return;
+    MCPU = amdgcn::lookupTarget(Opts.MCPU);
+    if (!MCPU)
+      throw CLI::ValidationError(
+          "unknown processor '" + Opts.MCPU +
+          "' for --mcpu; supported: " + amdgcn::supportedTargetList());
+    if (!Opts.Kernels)
+      throw CLI::ValidationError("--mcpu needs --kernels (or -x, or no "
+                                 "selection)");
+  });
+
+  return runMain(*App, Argc, Argv, [&]() -> int {
     if (Inputs.empty())
       Inputs.push_back("-");
     if (JSON && Inputs.size() > 1) {
@@ -76,6 +98,22 @@ int main(int Argc, char **Argv) {
         printBinaryError(ToolName, In, File.takeError());
         RC = std::max<int>(RC, ExitInvalidInput);
         continue;
+      }
+      if (MCPU) {
+        amdgcn::TranslateOptions TOpts;
+        TOpts.Target = MCPU;
+        auto VGPRs =
+            File->Relocatable
+                ? llvm::Expected<std::vector<unsigned>>(llvm::createStringError(
+                      "relocatable object; --mcpu needs an executable "
+                      "(link it with wave-link first)"))
+                : amdgcn::kernelVGPRCounts(*File, TOpts);
+        if (!VGPRs) {
+          printFileError(ToolName, In, VGPRs.takeError());
+          RC = std::max<int>(RC, ExitInvalidInput);
+          continue;
+        }
+        Opts.MCPUVGPRs = std::move(*VGPRs);
       }
       if (JSON)
         dumpJSON(OS, displayName(In), *File, Bytes, Opts);

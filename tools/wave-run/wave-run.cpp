@@ -8,9 +8,12 @@
 // --device=cuda: an NVIDIA GPU through the CUDA driver) and calls
 // runProgram() with it -- or on the emulator -- and maps the result to an
 // exit status: 0 success, 1 bad input file, kernel fault or failed GPU
-// call, 2 usage or no GPU, 3 instruction limit or --timeout.
+// call, 2 usage or no GPU, 3 instruction limit or --timeout. --stats ends
+// with the kernel's occupancy by registers on every target (Dump's
+// Occupancy.h, as wave-objdump --kernels prints it).
 //
 //===----------------------------------------------------------------------===//
+#include "wave/Dump/Occupancy.h"
 #include "wave/Emu/RunOptions.h"
 #include "wave/Launch/Device.h"
 #include "wave/NVPTX/Translate.h"
@@ -298,6 +301,19 @@ int main(int Argc, char **Argv) {
     int RC = reportRunError(
         ToolName, Input,
         runProgram(*File, Opts, outs(), errs(), &Outputs, Executor));
+    // --stats ends with the kernel's occupancy by registers on every target
+    // (wave-objdump --kernels' table; the emulator itself has no target).
+    if (RC == tool::ExitSuccess && Opts.Stats) {
+      Expected<unsigned> K = resolveKernel(*File, Opts.Kernel);
+      if (K && *K < File->Kernels.size()) {
+        outs() << "\n  Occupancy by registers (" << occupancyEquation()
+               << ", at most the cap):\n";
+        printOccupancyLines(
+            outs(), kernelOccupancy(File->Kernels[*K].RegisterCount), "    ");
+      } else if (!K) {
+        consumeError(K.takeError()); // runProgram() accepted it
+      }
+    }
     for (const OutputFile &O : Outputs) // --out, only after a clean run
       if (RC == tool::ExitSuccess)
         RC = tool::exitCodeFor(tool::writeOutput(

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "wave/Dump/ObjDumper.h"
 
+#include "wave/Dump/Occupancy.h"
+
 #include "wave/ISA/ISA.h"
 #include "wave/ISA/InstPrinter.h"
 #include "wave/Support/HexDump.h"
@@ -171,6 +173,15 @@ std::string workgroupString(const KernelInfo &K) {
 
 } // namespace
 
+/// The occupancy rows of kernel \p I of the file being dumped (--kernels).
+static std::vector<OccupancyRow> occupancyOf(const WbinFile &F, size_t I,
+                                             const ObjDumpOptions &Opts) {
+  bool HasMCPU = I < Opts.MCPUVGPRs.size();
+  return kernelOccupancy(F.Kernels[I].RegisterCount,
+                         HasMCPU ? StringRef(Opts.MCPU) : StringRef(),
+                         HasMCPU ? Opts.MCPUVGPRs[I] : 0);
+}
+
 void dumpText(raw_ostream &OS, StringRef FileName, const WbinFile &F,
               ArrayRef<uint8_t> Bytes, const ObjDumpOptions &Opts) {
   const WbinHeader &H = F.Header;
@@ -235,6 +246,11 @@ void dumpText(raw_ostream &OS, StringRef FileName, const WbinFile &F,
                    K.LocalMemorySize, workgroupString(K).c_str(), K.CodeOffset,
                    K.CodeSize)
          << K.Name << "\n";
+    for (size_t I = 0; I != F.Kernels.size(); ++I) {
+      OS << "\nOccupancy of kernel '" << F.Kernels[I].Name << "' by registers ("
+         << occupancyEquation() << "):\n";
+      printOccupancy(OS, occupancyOf(F, I, Opts));
+    }
   }
   if (Opts.Params) {
     for (const KernelInfo &K : F.Kernels) {
@@ -353,8 +369,9 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
       });
     if (Opts.Kernels)
       J.attributeArray("kernels", [&] {
-        for (const KernelInfo &K : F.Kernels)
+        for (size_t I = 0; I != F.Kernels.size(); ++I)
           J.object([&] {
+            const KernelInfo &K = F.Kernels[I];
             J.attribute("name", K.Name);
             J.attribute("register_count", K.RegisterCount);
             J.attribute("local_memory_size", K.LocalMemorySize);
@@ -364,6 +381,24 @@ void dumpJSON(raw_ostream &OS, StringRef FileName, const WbinFile &F,
             });
             J.attribute("code_offset", K.CodeOffset);
             J.attribute("code_size", K.CodeSize);
+            J.attributeArray("occupancy", [&] {
+              for (const OccupancyRow &R : occupancyOf(F, I, Opts))
+                J.object([&] {
+                  J.attribute("target", R.Target.Name);
+                  J.attribute("unit", R.Target.Unit);
+                  J.attribute("register_file_bytes",
+                              R.Target.RegisterFileBytes);
+                  J.attribute("wave_size", R.Target.WaveSize);
+                  J.attribute("registers", R.Registers);
+                  J.attribute("registers_from",
+                              R.FromAMDGCN ? "amdgcn" : "metadata");
+                  J.attribute("waves_by_registers",
+                              R.ByRegisters ? json::Value(*R.ByRegisters)
+                                            : json::Value(nullptr));
+                  J.attribute("max_waves", R.Target.MaxWaves);
+                  J.attribute("waves", R.Waves);
+                });
+            });
           });
       });
     if (Opts.Relocs)

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "wave/NVPTX/Translate.h"
+#include "wave/NVPTX/Target.h"
 
 #include "Lift.h"
 
@@ -42,18 +43,17 @@ using namespace llvm;
 
 namespace wave::nvptx {
 
-/// The architectures --mcpu accepts (formats/nvptx-abi.md "Targets").
-static constexpr unsigned SupportedSMs[] = {70, 72, 75, 80, 86, 87, 89, 90};
-
 Expected<unsigned> parseMCPU(StringRef MCPU) {
+  // The architectures --mcpu accepts: the table of Target.h
+  // (formats/nvptx-abi.md "Targets").
   unsigned SM = 0;
   StringRef Num = MCPU;
   if (Num.consume_front("sm_") && !Num.getAsInteger(10, SM) &&
-      is_contained(SupportedSMs, SM))
+      any_of(allSMTargets(), [&](const SMTarget &T) { return T.SM == SM; }))
     return SM;
   std::string List;
-  for (unsigned S : SupportedSMs)
-    List += (List.empty() ? "sm_" : ", sm_") + std::to_string(S);
+  for (const SMTarget &T : allSMTargets())
+    List += (List.empty() ? "sm_" : ", sm_") + std::to_string(T.SM);
   return createStringError(inconvertibleErrorCode(),
                            "unsupported --mcpu '%s' for nvptx64-nvidia-cuda; "
                            "supported: %s",

@@ -82,6 +82,15 @@ struct GCNTarget {
   bool UserSGPRInit16Bug;
   /// Local data share bytes one workgroup may allocate (group segment).
   unsigned MaxLDSBytes;
+
+  // Occupancy by registers (wave-objdump --kernels, wave-run --stats):
+  // O = floor(VGPRFileBytes / (VGPRs * WaveSize * 4)) waves per SIMD, at
+  // most MaxWavesPerSIMD. Sources in Target.cpp.
+  /// Bytes of vector registers one SIMD holds for the waves resident on it
+  /// (AGPRs included where the file is unified: gfx90a/942/950).
+  unsigned VGPRFileBytes;
+  /// Waves one SIMD holds at most, whatever their resources.
+  unsigned MaxWavesPerSIMD;
 };
 
 /// Every processor wavetools knows, in the order `--help` lists them.

@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace wave::amdgcn {
 
@@ -38,6 +39,14 @@ using wave::TranslateError;
 /// TranslateError for the first instruction that cannot be translated.
 llvm::Expected<std::string> translateToAMDGCN(const WbinFile &File,
                                               const TranslateOptions &Opts);
+
+/// The VGPRs per lane each kernel of \p File takes when translated for
+/// Opts.Target, in File.Kernels' order: the `.amdhsa_next_free_vgpr` of each
+/// kernel descriptor translateToAMDGCN() writes (on gfx90a/942/950 the
+/// unified count, AGPRs included from accum_offset on; AMDGPUUsage "Kernel
+/// Descriptor"). Translates the whole file; fails as translateToAMDGCN().
+llvm::Expected<std::vector<unsigned>>
+kernelVGPRCounts(const WbinFile &File, const TranslateOptions &Opts);
 
 } // namespace wave::amdgcn
 

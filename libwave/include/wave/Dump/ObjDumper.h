@@ -43,7 +43,9 @@ std::vector<std::string> decodeWbinFlags(uint16_t Flags);
 struct ObjDumpOptions {
   bool Headers = false;     ///< -h: header fields and section table.
   bool Symbols = false;     ///< -t: the symbol table.
-  bool Kernels = false;     ///< --kernels: the kernel metadata table.
+  /// --kernels: the kernel metadata table, then each kernel's occupancy
+  /// by registers on every target (Occupancy.h).
+  bool Kernels = false;
   bool Contents = false;    ///< -s: hex dump of every section.
   bool Disassemble = false; ///< -d: instructions with offsets and raw words.
   bool Relocs = false;      ///< -r: the relocations.
@@ -51,6 +53,12 @@ struct ObjDumpOptions {
   /// -l: the line table; with Disassemble instead `; FILE:LINE:COL` lines
   /// before each instruction where the source position changes.
   bool LineNumbers = false;
+  /// --mcpu: with Kernels, each kernel's occupancy (Occupancy.h) gets one
+  /// more row for this AMDGCN processor, with R = MCPUVGPRs[kernel index]:
+  /// the VGPRs the AMDGCN stage gives the kernels of the file being dumped
+  /// (amdgcn::kernelVGPRCounts()), which the caller sets for each file.
+  std::string MCPU;
+  std::vector<unsigned> MCPUVGPRs;
 };
 
 /// Writes the selected parts of \p F as text. \p Bytes is the whole file
@@ -64,7 +72,8 @@ void dumpText(llvm::raw_ostream &OS, llvm::StringRef FileName,
 /// Writes the same facts as one JSON object (keys "file", "header",
 /// "sections", "symbols", "relocations", "kernels", "params", "lines",
 /// "contents", "disassembly"; only the selected ones besides "file").
-/// Numbers are JSON integers.
+/// Numbers are JSON integers; each kernel's "occupancy" is an array of
+/// OccupancyRow objects ("waves_by_registers" null for none).
 void dumpJSON(llvm::raw_ostream &OS, llvm::StringRef FileName,
               const WbinFile &F, llvm::ArrayRef<uint8_t> Bytes,
               const ObjDumpOptions &Opts);
