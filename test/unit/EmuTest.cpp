@@ -1171,6 +1171,9 @@ TEST(EmuLockstep, WholeWaveLoadPatterns) {
   std::vector<uint8_t> Init(4096);
   for (size_t I = 0; I != Init.size(); ++I)
     Init[I] = uint8_t(I * 37 + 11);
+  const Opcode Loads[] = {Opcode::DeviceLoadU8, Opcode::DeviceLoadU16,
+                          Opcode::DeviceLoadU32, Opcode::DeviceLoadU64,
+                          Opcode::DeviceLoadU128};
   for (unsigned Log = 0; Log != 5; ++Log) {
     unsigned N = 1u << Log, NR = N < 4 ? 1 : N / 4;
     for (unsigned Pattern = 0; Pattern != 4; ++Pattern) {
@@ -1190,7 +1193,7 @@ TEST(EmuLockstep, WholeWaveLoadPatterns) {
       P.movImm(25, In);
       P.op(Opcode::Imad, 20, 2, 24, 25);
       unsigned Dst = Pattern == 2 ? 20 : 8;
-      P.op(Opcode(unsigned(Opcode::DeviceLoadU8) + Log), Dst, 20);
+      P.op(Loads[Log], Dst, 20);
       P.movImm(26, 16);
       P.movImm(27, Out);
       P.op(Opcode::Imad, 30, 1, 26, 27); // Out + 16 * tid

@@ -171,6 +171,157 @@ TEST(ISA, EncodeDecodeRoundTripAllOpcodes) {
   }
 }
 
+// The semantic columns of Opcodes.def (Kind, Space, Bytes, Dst, Src) for a
+// representative set of instructions, each expectation written from
+// formats/isa.md: §2.6 and §4.9 (f64 pairs), §2.9 (cvt), §2.10 and §4.12
+// (memory widths; local u128 is 16 bytes, the D25 default), §2.11 and §4.13
+// (32-bit atomics), §2.8 (compares), §2.13 and §2.14 (opcode 0x3F), §2.15 and
+// §4.18 (MMA on local memory), §2.16 (moves).
+TEST(ISA, SemanticColumnsFollowSpec) {
+  struct Row {
+    Opcode Op;
+    OpKind Kind;
+    AddressSpace Space;
+    unsigned Bytes, Dst, Src;
+  };
+  using K = OpKind;
+  using S = AddressSpace;
+  const Row Rows[] = {
+      {Opcode::Iadd, K::Plain, S::None, 0, 1, 1},
+      {Opcode::Fma, K::Plain, S::None, 0, 1, 1},
+      {Opcode::Dadd, K::Plain, S::None, 0, 2, 2},
+      {Opcode::Dma, K::Plain, S::None, 0, 2, 2},
+      {Opcode::Ddiv, K::Plain, S::None, 0, 2, 2},
+      {Opcode::Dsqrt, K::Plain, S::None, 0, 2, 2},
+      {Opcode::CvtF32F64, K::Plain, S::None, 0, 1, 2},
+      {Opcode::CvtF64F32, K::Plain, S::None, 0, 2, 1},
+      {Opcode::CvtF32I32, K::Plain, S::None, 0, 1, 1},
+      {Opcode::Select, K::Plain, S::None, 0, 1, 1},
+      {Opcode::IcmpEq, K::Compare, S::None, 0, 1, 1},
+      {Opcode::UcmpLt, K::Compare, S::None, 0, 1, 1},
+      {Opcode::FcmpUnord, K::Compare, S::None, 0, 1, 1},
+      {Opcode::LocalLoadU8, K::Load, S::Local, 1, 1, 1},
+      {Opcode::LocalLoadU16, K::Load, S::Local, 2, 1, 1},
+      {Opcode::LocalLoadU32, K::Load, S::Local, 4, 1, 1},
+      {Opcode::LocalLoadU64, K::Load, S::Local, 8, 2, 1},
+      {Opcode::LocalLoadU128, K::Load, S::Local, 16, 4, 1},
+      {Opcode::LocalStoreU16, K::Store, S::Local, 2, 1, 1},
+      {Opcode::LocalStoreU128, K::Store, S::Local, 16, 1, 4},
+      {Opcode::DeviceLoadU8, K::Load, S::Device, 1, 1, 1},
+      {Opcode::DeviceLoadU64, K::Load, S::Device, 8, 2, 1},
+      {Opcode::DeviceLoadU128, K::Load, S::Device, 16, 4, 1},
+      {Opcode::DeviceStoreU8, K::Store, S::Device, 1, 1, 1},
+      {Opcode::DeviceStoreU32, K::Store, S::Device, 4, 1, 1},
+      {Opcode::DeviceStoreU64, K::Store, S::Device, 8, 1, 2},
+      {Opcode::DeviceStoreU128, K::Store, S::Device, 16, 1, 4},
+      {Opcode::LocalAtomicAdd, K::Atomic, S::Local, 4, 1, 1},
+      {Opcode::LocalAtomicCas, K::Atomic, S::Local, 4, 1, 1},
+      {Opcode::AtomicXchg, K::Atomic, S::Device, 4, 1, 1},
+      {Opcode::AtomicCas, K::Atomic, S::Device, 4, 1, 1},
+      {Opcode::WaveShuffle, K::Plain, S::None, 0, 1, 1},
+      {Opcode::WaveBallot, K::Plain, S::None, 0, 1, 1},
+      {Opcode::If, K::Control, S::None, 0, 1, 1},
+      {Opcode::Endloop, K::Control, S::None, 0, 1, 1},
+      {Opcode::Call, K::Control, S::None, 0, 1, 1},
+      {Opcode::Barrier, K::Control, S::None, 0, 1, 1},
+      {Opcode::FenceAcqRel, K::Control, S::None, 0, 1, 1},
+      {Opcode::Nop, K::Control, S::None, 0, 1, 1},
+      {Opcode::MmaLoadA, K::Mma, S::Local, 4, 1, 1},
+      {Opcode::MmaStoreC, K::Mma, S::Local, 4, 1, 1},
+      {Opcode::MmaCompute, K::Mma, S::None, 0, 1, 1},
+      {Opcode::Mov, K::Plain, S::None, 0, 1, 1},
+      {Opcode::MovImm, K::Plain, S::None, 0, 1, 1},
+      {Opcode::MovSr, K::Plain, S::None, 0, 1, 1},
+  };
+  for (const Row &R : Rows) {
+    SCOPED_TRACE(getInstDesc(R.Op).Mnemonic);
+    EXPECT_EQ(getOpKind(R.Op), R.Kind);
+    EXPECT_EQ(getAddressSpace(R.Op), R.Space);
+    EXPECT_EQ(getAccessBytes(R.Op), R.Bytes);
+    EXPECT_EQ(getDestRegs(R.Op), R.Dst);
+    EXPECT_EQ(getSourceRegs(R.Op), R.Src);
+  }
+
+  // The predicates, on the examples the issue names.
+  EXPECT_TRUE(isLoad(Opcode::LocalLoadU128));
+  EXPECT_FALSE(isStore(Opcode::LocalLoadU128));
+  EXPECT_TRUE(isStore(Opcode::DeviceStoreU64));
+  EXPECT_FALSE(isLoad(Opcode::DeviceStoreU64));
+  EXPECT_TRUE(isAtomic(Opcode::AtomicCas));
+  EXPECT_FALSE(isLoad(Opcode::AtomicCas) || isStore(Opcode::AtomicCas));
+  EXPECT_TRUE(isMemoryAccess(Opcode::AtomicCas));
+  EXPECT_TRUE(isCompare(Opcode::IcmpEq));
+  EXPECT_FALSE(isCompare(Opcode::Select));
+  EXPECT_TRUE(isControl(Opcode::Halt));
+  EXPECT_FALSE(isControl(Opcode::MovImm)); // statistics class Control
+  EXPECT_TRUE(isMMA(Opcode::MmaLoadB));
+  EXPECT_FALSE(isLoad(Opcode::MmaLoadB) || isMemoryAccess(Opcode::MmaLoadB));
+
+  // Usable in constant expressions (the emulator builds a table from them).
+  static_assert(getAccessBytes(Opcode::DeviceStoreU64) == 8);
+  static_assert(isCompare(Opcode::FcmpGe) && !isCompare(Opcode::Fmax));
+}
+
+// Operand widths by encoding field: a memory address is one register
+// (formats/isa.md §2.10, §2.11), the value of a wide store or load and every
+// f64 operand span several (§2.6, §2.9, §4.12).
+TEST(ISA, OperandRegs) {
+  EXPECT_EQ(getOperandRegs(Opcode::DeviceStoreU64, Field::Rs1), 1u);
+  EXPECT_EQ(getOperandRegs(Opcode::DeviceStoreU64, Field::Rs2), 2u);
+  EXPECT_EQ(getOperandRegs(Opcode::LocalStoreU128, Field::Rs2), 4u);
+  EXPECT_EQ(getOperandRegs(Opcode::LocalLoadU128, Field::Rd), 4u);
+  EXPECT_EQ(getOperandRegs(Opcode::LocalLoadU128, Field::Rs1), 1u);
+  EXPECT_EQ(getOperandRegs(Opcode::Dadd, Field::Rd), 2u);
+  EXPECT_EQ(getOperandRegs(Opcode::Dadd, Field::Rs1), 2u);
+  EXPECT_EQ(getOperandRegs(Opcode::Dma, Field::Rs3), 2u);
+  EXPECT_EQ(getOperandRegs(Opcode::CvtF32F64, Field::Rd), 1u);
+  EXPECT_EQ(getOperandRegs(Opcode::CvtF32F64, Field::Rs1), 2u);
+  EXPECT_EQ(getOperandRegs(Opcode::CvtF64F32, Field::Rd), 2u);
+  EXPECT_EQ(getOperandRegs(Opcode::CvtF64F32, Field::Rs1), 1u);
+  EXPECT_EQ(getOperandRegs(Opcode::AtomicCas, Field::Rs3), 1u);
+  EXPECT_EQ(getOperandRegs(Opcode::AtomicCas, Field::Scope), 0u);
+  EXPECT_EQ(getOperandRegs(Opcode::MovImm, Field::Word1), 0u);
+}
+
+// The groups of formats/isa.md §2 have the sizes its tables give, whatever
+// the order of the rows: 3 compare opcodes x 8 condition codes (§2.8), 5
+// widths of local and device loads and stores (§2.10), 9 local and 9 device
+// atomics (§2.11), 16 control and synchronisation instructions (§2.13,
+// §2.14), 4 MMA instructions (§2.15). Loads and stores move 1 << mod bytes
+// (§2.10), and only instructions with memory have an access size.
+TEST(ISA, SemanticGroups) {
+  unsigned Compares = 0, Loads = 0, Stores = 0, Local = 0, Device = 0,
+           Controls = 0, Mmas = 0;
+  for (unsigned I = 0; I != NumOpcodes; ++I) {
+    Opcode Op = static_cast<Opcode>(I);
+    const InstDesc &D = getInstDesc(Op);
+    SCOPED_TRACE(D.Mnemonic);
+    Compares += isCompare(Op);
+    Loads += isLoad(Op);
+    Stores += isStore(Op);
+    Controls += isControl(Op);
+    Mmas += isMMA(Op);
+    if (isAtomic(Op))
+      ++(getAddressSpace(Op) == AddressSpace::Local ? Local : Device);
+    EXPECT_EQ(isCompare(Op), D.InstForm == Form::P_RR);
+    EXPECT_EQ(isControl(Op), D.PrimaryOpcode == 0x3F);
+    EXPECT_EQ(isMMA(Op), D.PrimaryOpcode == 0x40);
+    EXPECT_EQ(isLoad(Op) || isStore(Op), D.Class == InstClass::Memory);
+    EXPECT_EQ(isAtomic(Op), D.Class == InstClass::Atomic);
+    EXPECT_EQ(getAccessBytes(Op) != 0,
+              getAddressSpace(Op) != AddressSpace::None);
+    if (isLoad(Op) || isStore(Op))
+      EXPECT_EQ(getAccessBytes(Op), 1u << D.Mod);
+  }
+  EXPECT_EQ(Compares, 24u);
+  EXPECT_EQ(Loads, 10u);
+  EXPECT_EQ(Stores, 10u);
+  EXPECT_EQ(Local, 9u);
+  EXPECT_EQ(Device, 9u);
+  EXPECT_EQ(Controls, 16u);
+  EXPECT_EQ(Mmas, 4u);
+}
+
 TEST(ISA, SpecialRegisters) {
   EXPECT_EQ(lookupSpecialReg("sr_lane_id"), 4u);
   EXPECT_EQ(lookupSpecialReg("sr_mma_k"), 19u);

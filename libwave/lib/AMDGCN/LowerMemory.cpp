@@ -37,13 +37,10 @@ static const char *memMnemonic(Opcode Op) {
   default:
     break;
   }
-  if (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128)
-    return "ds_read_b32";
-  if (Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128)
-    return "ds_write_b32";
-  if (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128)
-    return "global_load_dword";
-  return "global_store_dword";
+  bool Local = getAddressSpace(Op) == AddressSpace::Local;
+  if (isLoad(Op))
+    return Local ? "ds_read_b32" : "global_load_dword";
+  return Local ? "ds_write_b32" : "global_store_dword";
 }
 
 /// Loads, stores and atomics, local and device (formats/isa.md §4.12, §4.13).
@@ -53,13 +50,9 @@ Error KernelLowering::lowerMemory(unsigned Idx) {
   // --- Memory (formats/isa.md §4.12): device = base + 32-bit offset. Accesses
   // wider than 32 bits are split into dwords at offsets 4, 8 and 12, which
   // needs no alignment and writes the registers' webs directly.
-  bool Load = (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128) ||
-              (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128);
-  bool Store =
-      (Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) ||
-      (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128);
+  bool Load = isLoad(Op), Store = isStore(Op);
+  bool Device = getAddressSpace(Op) == AddressSpace::Device;
   if (Load || Store) {
-    bool Device = Op >= Opcode::DeviceLoadU8;
     uint32_t Addr = vaddr(Idx, In.Rs1);
     if (Load && Device && loadsIntoTuple(Idx)) {
       unsigned N = memRegs(Op);
@@ -81,12 +74,13 @@ Error KernelLowering::lowerMemory(unsigned Idx) {
     }
     return finish();
   }
-  if (isDeviceAtomic(Op)) {
+  // The modifier of an atomic is its operation (formats/isa.md §2.11).
+  if (isAtomic(Op) && Device) {
     static const char *Names[] = {
         "global_atomic_add", "global_atomic_sub", "global_atomic_umin",
         "global_atomic_umax", "global_atomic_and", "global_atomic_or",
         "global_atomic_xor", "global_atomic_swap", "global_atomic_cmpswap"};
-    unsigned K2 = unsigned(Op) - unsigned(Opcode::AtomicAdd);
+    unsigned K2 = unsigned(In.desc().Mod);
     uint32_t Addr = vaddr(Idx, In.Rs1);
     MOperand Data = U(toV(B()));
     if (Op == Opcode::AtomicCas) { // D3 default: rs2 expected, rs3 desired
@@ -101,13 +95,13 @@ Error KernelLowering::lowerMemory(unsigned Idx) {
       emit(Names[K2], {U(Addr), Data, U(Base)});
     return finish();
   }
-  if (isLocalAtomic(Op)) {
+  if (isAtomic(Op)) {
     static const char *Names[] = {"ds_add",    "ds_sub",   "ds_min",
                                   "ds_max",    "ds_and",   "ds_or",
                                   "ds_xor",    "ds_wrxchg", ""};
     static const char *Sfx[] = {"_u32", "_u32", "_u32", "_u32", "_b32",
                                 "_b32", "_b32", "_b32", ""};
-    unsigned K2 = unsigned(Op) - unsigned(Opcode::LocalAtomicAdd);
+    unsigned K2 = unsigned(In.desc().Mod);
     uint32_t Addr = vaddr(Idx, In.Rs1);
     uint32_t Dd = In.Rd != 0 ? Dst() : newV();
     if (Op == Opcode::LocalAtomicCas) {

@@ -119,10 +119,9 @@ Error KernelLowering::flatten() {
   if (Open != 0)
     return err(K.Name, Ops.back().PC, "unterminated if or loop");
   for (const WOp &O : Ops) {
-    if (isLocalMem(O.I.Op))
+    if (getAddressSpace(O.I.Op) == AddressSpace::Local)
       UsesLocal = true;
-    if ((O.I.Op >= Opcode::DeviceLoadU8 && O.I.Op <= Opcode::DeviceStoreU128) ||
-        isDeviceAtomic(O.I.Op))
+    if (getAddressSpace(O.I.Op) == AddressSpace::Device)
       UsesDeviceMemory = true;
   }
   return Error::success();

@@ -114,61 +114,10 @@ inline Error err(StringRef Kernel, uint32_t PC, const Twine &Msg) {
   return llvm::make_error<TranslateError>(Kernel.str(), PC, Msg.str());
 }
 
-inline bool isCompare(Opcode Op) {
-  return Op >= Opcode::IcmpEq && Op <= Opcode::FcmpUnord;
-}
-inline bool isControl(Opcode Op) {
-  switch (Op) {
-  case Opcode::If:
-  case Opcode::Else:
-  case Opcode::Endif:
-  case Opcode::Loop:
-  case Opcode::Break:
-  case Opcode::Continue:
-  case Opcode::Endloop:
-  case Opcode::Call:
-  case Opcode::Return:
-  case Opcode::Halt:
-  case Opcode::Barrier:
-  case Opcode::FenceAcquire:
-  case Opcode::FenceRelease:
-  case Opcode::FenceAcqRel:
-  case Opcode::Wait:
-  case Opcode::Nop:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// Width in registers of a memory access of \p Op (1, 2 or 4), 0 if none.
+/// Registers the value of load or store \p Op spans (1, 2 or 4; Opcodes.def
+/// columns Dst and Src).
 inline unsigned memRegs(Opcode Op) {
-  switch (Op) {
-  case Opcode::LocalLoadU64:
-  case Opcode::LocalStoreU64:
-  case Opcode::DeviceLoadU64:
-  case Opcode::DeviceStoreU64:
-    return 2;
-  case Opcode::LocalLoadU128:
-  case Opcode::LocalStoreU128:
-  case Opcode::DeviceLoadU128:
-  case Opcode::DeviceStoreU128:
-    return 4;
-  default:
-    return 1;
-  }
-}
-
-inline bool isLocalAtomic(Opcode Op) {
-  return Op >= Opcode::LocalAtomicAdd && Op <= Opcode::LocalAtomicCas;
-}
-inline bool isDeviceAtomic(Opcode Op) {
-  return Op >= Opcode::AtomicAdd && Op <= Opcode::AtomicCas;
-}
-inline bool isLocalMem(Opcode Op) {
-  return (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalStoreU128) ||
-         isLocalAtomic(Op) || Op == Opcode::MmaLoadA ||
-         Op == Opcode::MmaLoadB || Op == Opcode::MmaStoreC;
+  return isStore(Op) ? getSourceRegs(Op) : getDestRegs(Op);
 }
 
 /// Whether \p Op reads its source register (rs1) in other lanes, active
@@ -178,17 +127,6 @@ inline bool readsOtherLanes(Opcode Op) {
   return Op == Opcode::WaveShuffle || Op == Opcode::WaveShuffleUp ||
          Op == Opcode::WaveShuffleDown || Op == Opcode::WaveShuffleXor ||
          Op == Opcode::WaveBroadcast;
-}
-
-/// Loads, stores and atomics (one contiguous range of Opcodes.def).
-inline bool isMemoryAccess(Opcode Op) {
-  return Op >= Opcode::LocalLoadU8 && Op <= Opcode::AtomicCas;
-}
-inline bool isWaveOp(Opcode Op) {
-  return Op >= Opcode::WaveShuffle && Op <= Opcode::WaveReduceMax;
-}
-inline bool isMMA(Opcode Op) {
-  return Op >= Opcode::MmaLoadA && Op <= Opcode::MmaCompute;
 }
 
 /// The registers (analysis ids) \p I reads and writes. The instruction

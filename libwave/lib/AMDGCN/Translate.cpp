@@ -200,7 +200,7 @@ Error KernelLowering::lowerOp(unsigned Idx) {
     return finish();
   if (isMemoryAccess(Op))
     return lowerMemory(Idx);
-  if (isWaveOp(Op))
+  if (In.desc().Class == InstClass::Wave)
     return lowerWaveOp(Idx);
   if (isMMA(Op))
     return lowerMMA(Idx);

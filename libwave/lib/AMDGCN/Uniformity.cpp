@@ -96,8 +96,7 @@ void KernelLowering::uniformity() {
         Div = true;
         break;
       default:
-        if ((Op >= Opcode::LocalLoadU8 && Op <= Opcode::DeviceStoreU128) ||
-            isLocalAtomic(Op) || isDeviceAtomic(Op)) {
+        if (isMemoryAccess(Op)) {
           Div = true;
           break;
         }

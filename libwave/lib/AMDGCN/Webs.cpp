@@ -59,24 +59,6 @@ void regsOf(const Inst &I, SmallVectorImpl<unsigned> &Uses,
     P(I.Rs1);
     Defs.push_back(PredBase + (I.Rd & 3));
     return;
-  case Opcode::Dadd:
-  case Opcode::Dsub:
-  case Opcode::Dmul:
-  case Opcode::Ddiv:
-    R(I.Rs1, 2), R(I.Rs2, 2), W(I.Rd, 2);
-    return;
-  case Opcode::Dma:
-    R(I.Rs1, 2), R(I.Rs2, 2), R(I.Rs3, 2), W(I.Rd, 2);
-    return;
-  case Opcode::Dsqrt:
-    R(I.Rs1, 2), W(I.Rd, 2);
-    return;
-  case Opcode::CvtF32F64:
-    R(I.Rs1, 2), W(I.Rd);
-    return;
-  case Opcode::CvtF64F32:
-    R(I.Rs1), W(I.Rd, 2);
-    return;
   case Opcode::MovSr:
   case Opcode::MovImm:
     W(I.Rd);
@@ -93,20 +75,15 @@ void regsOf(const Inst &I, SmallVectorImpl<unsigned> &Uses,
   default:
     break;
   }
-  if (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalLoadU128) {
-    R(I.Rs1), W(I.Rd, memRegs(Op));
+  if (isLoad(Op)) {
+    R(I.Rs1), W(I.Rd, getDestRegs(Op));
     return;
   }
-  if (Op >= Opcode::DeviceLoadU8 && Op <= Opcode::DeviceLoadU128) {
-    R(I.Rs1), W(I.Rd, memRegs(Op));
+  if (isStore(Op)) {
+    R(I.Rs1), R(I.Rs2, getSourceRegs(Op));
     return;
   }
-  if ((Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) ||
-      (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128)) {
-    R(I.Rs1), R(I.Rs2, memRegs(Op));
-    return;
-  }
-  if (isLocalAtomic(Op) || isDeviceAtomic(Op)) {
+  if (isAtomic(Op)) {
     R(I.Rs1), R(I.Rs2);
     if (Op == Opcode::LocalAtomicCas || Op == Opcode::AtomicCas)
       R(I.Rs3);
@@ -116,16 +93,17 @@ void regsOf(const Inst &I, SmallVectorImpl<unsigned> &Uses,
   }
   if (isControl(Op))
     return;
-  // Generic register forms: the first operand is the destination.
+  // Generic register forms: the first operand is the destination. f64 pairs
+  // span two registers (getOperandRegs).
   for (unsigned K = 0; K < F.NumOperands; ++K) {
     const OperandDesc &O = F.Operands[K];
     if (O.Kind != OperandKind::Reg)
       continue;
     unsigned N = I.getField(O.Fld);
     if (K == 0)
-      W(N);
+      W(N, getOperandRegs(Op, O.Fld));
     else
-      R(N);
+      R(N, getOperandRegs(Op, O.Fld));
   }
 }
 

@@ -58,34 +58,13 @@ unsigned operandWidth(const LInst &I, unsigned Idx,
     return VRegs[I.Ops[Idx].V].Size;
   if (I.Pseudo != LPseudo::None)
     return 1;
+  // f64 pairs and the values of 64- and 128-bit loads and stores
+  // (Opcodes.def columns Dst and Src).
   unsigned FI = formIndex(I, Idx);
-  switch (I.Op) {
-  case Opcode::Dadd:
-  case Opcode::Dsub:
-  case Opcode::Dmul:
-  case Opcode::Dma:
-  case Opcode::Ddiv:
-  case Opcode::Dsqrt:
-    return 2;
-  case Opcode::CvtF32F64:
-    return FI == 1 ? 2 : 1;
-  case Opcode::CvtF64F32:
-    return FI == 0 ? 2 : 1;
-  case Opcode::LocalLoadU64:
-  case Opcode::DeviceLoadU64:
-    return FI == 0 ? 2 : 1;
-  case Opcode::LocalStoreU64:
-  case Opcode::DeviceStoreU64:
-    return FI == 1 ? 2 : 1;
-  case Opcode::LocalLoadU128:
-  case Opcode::DeviceLoadU128:
-    return FI == 0 ? 4 : 1;
-  case Opcode::LocalStoreU128:
-  case Opcode::DeviceStoreU128:
-    return FI == 1 ? 4 : 1;
-  default:
+  const FormDesc &FD = getFormDesc(getInstDesc(I.Op).InstForm);
+  if (FI >= FD.NumOperands)
     return 1;
-  }
+  return std::max(getOperandRegs(I.Op, FD.Operands[FI].Fld), 1u);
 }
 
 namespace {

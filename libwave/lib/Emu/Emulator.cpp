@@ -235,16 +235,9 @@ constexpr auto GroupKindOf = [] {
 #define ROWS(OP, ...) T[uint16_t(Opcode::OP)] = GroupKind::Rows;
   WAVE_EMU_ELEMENTWISE_OPS(ROWS)
 #undef ROWS
-  for (unsigned Op = uint16_t(Opcode::LocalLoadU8);
-       Op <= uint16_t(Opcode::LocalStoreU128); ++Op)
-    T[Op] = GroupKind::EachWave;
-  for (unsigned Op = uint16_t(Opcode::DeviceLoadU8);
-       Op <= uint16_t(Opcode::DeviceStoreU128); ++Op)
-    T[Op] = GroupKind::EachWave;
-  static_assert(uint16_t(Opcode::FcmpUnord) - uint16_t(Opcode::IcmpEq) == 23);
-  for (unsigned Op = uint16_t(Opcode::IcmpEq);
-       Op <= uint16_t(Opcode::FcmpUnord); ++Op)
-    T[Op] = GroupKind::EachWave;
+  for (unsigned Op = 0; Op != NumOpcodes; ++Op)
+    if (isLoad(Opcode(Op)) || isStore(Opcode(Op)) || isCompare(Opcode(Op)))
+      T[Op] = GroupKind::EachWave;
   return T;
 }();
 
@@ -836,19 +829,6 @@ inline float b2f(uint32_t H) { return F((H & 0xFFFF) << 16); }
 inline uint32_t f2b(float X) { return U(X) >> 16; }
 
 inline uint64_t laneBit(unsigned L) { return uint64_t(1) << L; }
-
-// The memory and atomic cases below compute the access width and the
-// atomic operation from the opcode's distance to the first row of its group,
-// so those rows must stay contiguous and in modifier order in Opcodes.def.
-static_assert(uint16_t(Opcode::LocalLoadU128) - uint16_t(Opcode::LocalLoadU8) == 4);
-static_assert(uint16_t(Opcode::LocalStoreU128) - uint16_t(Opcode::LocalStoreU8) == 4);
-static_assert(uint16_t(Opcode::DeviceLoadU8) > uint16_t(Opcode::LocalLoadU128));
-static_assert(uint16_t(Opcode::DeviceLoadU128) - uint16_t(Opcode::DeviceLoadU8) == 4);
-static_assert(uint16_t(Opcode::DeviceStoreU8) > uint16_t(Opcode::LocalStoreU128));
-static_assert(uint16_t(Opcode::DeviceStoreU128) - uint16_t(Opcode::DeviceStoreU8) == 4);
-static_assert(uint16_t(Opcode::LocalAtomicCas) - uint16_t(Opcode::LocalAtomicAdd) == 8);
-static_assert(uint16_t(Opcode::AtomicCas) - uint16_t(Opcode::AtomicAdd) == 8);
-static_assert(uint16_t(Opcode::AtomicAdd) > uint16_t(Opcode::LocalAtomicCas));
 
 /// The largest of the \p W lane values at \p Ap (a vectorized loop).
 inline uint32_t maxLane(const uint32_t *Ap, unsigned W) {
@@ -1504,10 +1484,8 @@ template <bool Tracing, MemMode M>
       case uint16_t(Opcode::DeviceLoadU32):
       case uint16_t(Opcode::DeviceLoadU64):
       case uint16_t(Opcode::DeviceLoadU128): {
-        bool IsLocal = I.Op <= uint16_t(Opcode::LocalLoadU128);
-        unsigned Log = IsLocal ? I.Op - uint16_t(Opcode::LocalLoadU8)
-                               : I.Op - uint16_t(Opcode::DeviceLoadU8);
-        unsigned N = 1u << Log;
+        bool IsLocal = getAddressSpace(Opcode(I.Op)) == AddressSpace::Local;
+        unsigned N = getAccessBytes(Opcode(I.Op));
         uint8_t *Mem = IsLocal ? Loc : Dev;
         uint64_t Size = IsLocal ? LocSize : DevSize;
         // A lockstep step loads for each wave in turn (GroupWaves).
@@ -1531,17 +1509,17 @@ template <bool Tracing, MemMode M>
                                          W, Mem, Size);                        \
   else                                                                         \
     Bad = loadLanes<NB>(Rg, WRow, I.Rd, Ap, Exec, Full, W, Mem, Size)
-          switch (Log) {
-          case 0:
+          switch (N) {
+          case 1:
             LOAD_WIDTH(1);
             break;
-          case 1:
+          case 2:
             LOAD_WIDTH(2);
             break;
-          case 2:
+          case 4:
             LOAD_WIDTH(4);
             break;
-          case 3:
+          case 8:
             LOAD_WIDTH(8);
             break;
           default:
@@ -1568,10 +1546,8 @@ template <bool Tracing, MemMode M>
       case uint16_t(Opcode::DeviceStoreU32):
       case uint16_t(Opcode::DeviceStoreU64):
       case uint16_t(Opcode::DeviceStoreU128): {
-        bool IsLocal = I.Op <= uint16_t(Opcode::LocalStoreU128);
-        unsigned Log = IsLocal ? I.Op - uint16_t(Opcode::LocalStoreU8)
-                               : I.Op - uint16_t(Opcode::DeviceStoreU8);
-        unsigned N = 1u << Log;
+        bool IsLocal = getAddressSpace(Opcode(I.Op)) == AddressSpace::Local;
+        unsigned N = getAccessBytes(Opcode(I.Op));
         uint8_t *Mem = IsLocal ? Loc : Dev;
         uint64_t Size = IsLocal ? LocSize : DevSize;
         // A lockstep step stores for each wave in turn (GroupWaves).
@@ -1594,17 +1570,17 @@ template <bool Tracing, MemMode M>
                                               Size);                           \
   else                                                                         \
     Bad = storeLanes<NB>(Rg, RRow, I.Rs2, Ap, Exec, Mem, Size)
-          switch (Log) {
-          case 0:
+          switch (N) {
+          case 1:
             STORE_WIDTH(1);
             break;
-          case 1:
+          case 2:
             STORE_WIDTH(2);
             break;
-          case 2:
+          case 4:
             STORE_WIDTH(4);
             break;
-          case 3:
+          case 8:
             STORE_WIDTH(8);
             break;
           default:
@@ -1644,9 +1620,9 @@ template <bool Tracing, MemMode M>
       case uint16_t(Opcode::AtomicXor):
       case uint16_t(Opcode::AtomicXchg):
       case uint16_t(Opcode::AtomicCas): {
-        bool IsLocal = I.Op <= uint16_t(Opcode::LocalAtomicCas);
-        auto Kind = AtomicKind(IsLocal ? I.Op - uint16_t(Opcode::LocalAtomicAdd)
-                                       : I.Op - uint16_t(Opcode::AtomicAdd));
+        bool IsLocal = getAddressSpace(Opcode(I.Op)) == AddressSpace::Local;
+        // The modifier is the operation (formats/isa.md §2.11).
+        auto Kind = AtomicKind(getInstDesc(Opcode(I.Op)).Mod);
         uint8_t *Mem = IsLocal ? Loc : Dev;
         uint64_t Size = IsLocal ? LocSize : DevSize;
         const uint32_t *Ap = R + I.A, *Vp = R + I.B, *Cp = R + I.C;

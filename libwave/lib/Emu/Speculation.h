@@ -48,7 +48,8 @@ namespace wave::emu {
 inline constexpr unsigned GranuleLog = 8;
 inline constexpr uint32_t GranuleSize = 1u << GranuleLog;
 
-/// The device atomic operations, in Opcodes.def order (formats/isa.md §4.13).
+/// The device atomic operations, in modifier order (formats/isa.md §2.11,
+/// §4.13).
 enum class AtomicKind : uint8_t { Add, Sub, Min, Max, And, Or, Xor, Xchg, Cas };
 
 /// The new value of a 32-bit atomic read-modify-write (formats/isa.md §4.13; D3

@@ -1,7 +1,8 @@
 //===- ISA.cpp - WAVE instruction tables, encoder and decoder -------------===//
 //
-// Expands Opcodes.def, Forms.def and SpecialRegs.def into lookup tables and
-// implements the bit-exact encoding of formats/isa.md §1.
+// Expands Forms.def and SpecialRegs.def into lookup tables, builds the
+// mnemonic and decode lookups from the Opcodes.def rows (expanded in ISA.h)
+// and implements the bit-exact encoding of formats/isa.md §1.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/ISA/ISA.h"
@@ -16,11 +17,7 @@ using namespace llvm;
 
 namespace wave {
 
-static constexpr InstDesc InstTable[] = {
-#define WAVE_INST(Id, Mnemonic, Op, Mod, F, Cls, Flg)                          \
-  {Mnemonic, Op, Mod, Form::F, InstClass::Cls, Flg},
-#include "wave/ISA/Opcodes.def"
-};
+using detail::InstTable;
 static_assert(std::size(InstTable) == NumOpcodes);
 
 #define OPND(K, F) {OperandKind::K, Field::F}
@@ -41,10 +38,6 @@ static constexpr FormDesc FormTable[] = {
 };
 #undef OPND
 #undef NOOPND
-
-const InstDesc &getInstDesc(Opcode Op) {
-  return InstTable[static_cast<unsigned>(Op)];
-}
 
 const FormDesc &getFormDesc(Form F) {
   return FormTable[static_cast<unsigned>(F)];

@@ -59,44 +59,6 @@ Error err(const KernelInfo &K, uint32_t PC, const Twine &Msg) {
   return make_error<TranslateError>(K.Name, PC, Msg.str());
 }
 
-/// Registers an instruction reads or writes past its named field: f64
-/// pairs, 64- and 128-bit memory tuples (formats/isa.md §4.9, §4.12).
-unsigned tupleWidth(Opcode Op) {
-  switch (Op) {
-  case Opcode::Dadd:
-  case Opcode::Dsub:
-  case Opcode::Dmul:
-  case Opcode::Dma:
-  case Opcode::Ddiv:
-  case Opcode::Dsqrt:
-  case Opcode::CvtF32F64:
-  case Opcode::CvtF64F32:
-  case Opcode::LocalLoadU64:
-  case Opcode::LocalStoreU64:
-  case Opcode::DeviceLoadU64:
-  case Opcode::DeviceStoreU64:
-    return 2;
-  case Opcode::LocalLoadU128:
-  case Opcode::LocalStoreU128:
-  case Opcode::DeviceLoadU128:
-  case Opcode::DeviceStoreU128:
-    return 4;
-  default:
-    return 1;
-  }
-}
-
-/// Structured control flow and synchronisation (isa.md §2.13, §2.14): the
-/// instructions that end a straight-line segment.
-bool isControlOp(Opcode Op) { return Op >= Opcode::If && Op <= Opcode::Nop; }
-
-bool isLocalMemoryOp(Opcode Op) {
-  return (Op >= Opcode::LocalLoadU8 && Op <= Opcode::LocalStoreU128) ||
-         (Op >= Opcode::LocalAtomicAdd && Op <= Opcode::LocalAtomicCas) ||
-         Op == Opcode::MmaLoadA || Op == Opcode::MmaLoadB ||
-         Op == Opcode::MmaStoreC;
-}
-
 /// Instructions that act on the whole wave even under an empty mask
 /// (formats/isa.md §4.15 "Instructions in a region not taken"): a region
 /// holding one of them cannot be jumped over.
@@ -417,11 +379,9 @@ void Lifter::createFunction() {
       break;
     }
     Opcode Op = I->Op;
-    if ((Op >= Opcode::LocalStoreU8 && Op <= Opcode::LocalStoreU128) ||
-        (Op >= Opcode::DeviceStoreU8 && Op <= Opcode::DeviceStoreU128) ||
-        getInstDesc(Op).Class == InstClass::Atomic || Op == Opcode::MmaStoreC)
+    if (isStore(Op) || isAtomic(Op) || Op == Opcode::MmaStoreC)
       HasStores = true;
-    UsesLocal = UsesLocal || isLocalMemoryOp(Op);
+    UsesLocal = UsesLocal || getAddressSpace(Op) == AddressSpace::Local;
     At += I->length();
   }
   if (UsesLocal) {
@@ -648,7 +608,7 @@ Error Lifter::walk(uint32_t Start) {
       B.SetInsertPoint(newBlock("dead")); // code after a return or halt
     bool Stop = false;
     uint32_t Next = At + I->length();
-    if (!isControlOp(I->Op)) {
+    if (!isControl(I->Op)) {
       Expected<uint32_t> End = liftSegment(At);
       if (!End)
         return End.takeError();
@@ -682,7 +642,7 @@ Expected<uint32_t> Lifter::liftSegment(uint32_t Start) {
     Expected<Inst> I = decodeAt(At);
     if (!I)
       return I.takeError();
-    if (isControlOp(I->Op))
+    if (isControl(I->Op))
       break;
     Seg.push_back({At, *I});
     At += I->length();
@@ -1168,12 +1128,11 @@ Error Lifter::liftInst(const Inst &I) {
   default:
     break;
   }
-  if (I.Op >= Opcode::IcmpEq && I.Op <= Opcode::FcmpUnord) {
+  if (isCompare(I.Op)) {
     liftCompare(I);
     return Error::success();
   }
-  if (I.Op == Opcode::MmaLoadA || I.Op == Opcode::MmaLoadB ||
-      I.Op == Opcode::MmaStoreC || I.Op == Opcode::MmaCompute) {
+  if (isMMA(I.Op)) {
     liftMMA(I);
     return Error::success();
   }
@@ -1781,15 +1740,9 @@ void Lifter::warpSync() {
 
 Lifter::MemOp Lifter::memOp(const Inst &I) const {
   MemOp M;
-  M.Local = I.Op <= Opcode::LocalStoreU128;
-  M.Store = (I.Op >= Opcode::LocalStoreU8 && I.Op <= Opcode::LocalStoreU128) ||
-            I.Op >= Opcode::DeviceStoreU8;
-  unsigned Mod =
-      M.Local ? (M.Store ? unsigned(I.Op) - unsigned(Opcode::LocalStoreU8)
-                         : unsigned(I.Op) - unsigned(Opcode::LocalLoadU8))
-              : (M.Store ? unsigned(I.Op) - unsigned(Opcode::DeviceStoreU8)
-                         : unsigned(I.Op) - unsigned(Opcode::DeviceLoadU8));
-  M.Bytes = 1u << Mod; // D25 default: local u128 is 16 bytes
+  M.Local = getAddressSpace(I.Op) == AddressSpace::Local;
+  M.Store = isStore(I.Op);
+  M.Bytes = getAccessBytes(I.Op); // D25 default: local u128 is 16 bytes
   M.Ty = M.Bytes == 16 ? static_cast<Type *>(FixedVectorType::get(I32, 4))
                        : Type::getIntNTy(C, 8 * M.Bytes);
   return M;
@@ -1869,9 +1822,8 @@ void Lifter::liftMemory(const Inst &I) {
 }
 
 void Lifter::liftAtomic(const Inst &I) {
-  bool Local = I.Op <= Opcode::LocalAtomicCas;
-  unsigned Mod = unsigned(I.Op) -
-                 unsigned(Local ? Opcode::LocalAtomicAdd : Opcode::AtomicAdd);
+  bool Local = getAddressSpace(I.Op) == AddressSpace::Local;
+  unsigned Mod = unsigned(I.desc().Mod); // the operation (isa.md §2.11)
   Value *Ex = exec(I);
   Value *Addr = reg(I.Rs1), *V = reg(I.Rs2);
   Value *Desired = Mod == 8 ? reg(I.Rs3) : nullptr;
@@ -2258,7 +2210,10 @@ unsigned registerParamCount(const WbinFile &File, const KernelInfo &K) {
       break;
     }
     const FormDesc &F = I->form();
-    unsigned Width = tupleWidth(I->Op);
+    // Every register source counts as wide as the widest value of the
+    // instruction: f64 pairs, 64- and 128-bit memory values
+    // (formats/nvptx-abi.md "Kernel parameters").
+    unsigned Width = std::max(getDestRegs(I->Op), getSourceRegs(I->Op));
     for (unsigned O = 0; O < F.NumOperands; ++O) {
       const OperandDesc &D = F.Operands[O];
       if (D.Kind != OperandKind::Reg)

@@ -23,13 +23,17 @@ namespace wave {
 /// with distinct semantics. Not the 8-bit primary opcode itself; see
 /// InstDesc::PrimaryOpcode for that.
 enum class Opcode : uint16_t {
-#define WAVE_INST(Id, Mnemonic, Op, Mod, Form, Class, Flags) Id,
+#define WAVE_INST(Id, Mnemonic, Op, Mod, Form, Class, Flags, Kind, Space,      \
+                  Bytes, Dst, Src)                                             \
+  Id,
 #include "wave/ISA/Opcodes.def"
 };
 
 /// Number of Opcode enumerators.
 inline constexpr unsigned NumOpcodes = 0
-#define WAVE_INST(Id, Mnemonic, Op, Mod, Form, Class, Flags) +1
+#define WAVE_INST(Id, Mnemonic, Op, Mod, Form, Class, Flags, Kind, Space,      \
+                  Bytes, Dst, Src)                                             \
+  +1
 #include "wave/ISA/Opcodes.def"
     ;
 
@@ -85,6 +89,32 @@ enum InstFlag : uint8_t {
 /// Modifier value of opcodes without sub-operations (Opcodes.def `ANY`).
 inline constexpr int8_t ANY = -1;
 
+/// What an instruction does, as far as analyses and translators need to know
+/// (Opcodes.def column Kind).
+enum class OpKind : uint8_t {
+  /// Reads and writes registers and predicates only: arithmetic, select,
+  /// conversions, wave operations, moves.
+  Plain,
+  /// icmp_/ucmp_/fcmp_: writes a predicate (formats/isa.md §2.8).
+  Compare,
+  /// *_load_*: memory to registers (formats/isa.md §2.10).
+  Load,
+  /// *_store_*: registers to memory (formats/isa.md §2.10).
+  Store,
+  /// 32-bit read-modify-write, local or device (formats/isa.md §2.11).
+  Atomic,
+  /// Opcode 0x3F: structured control flow and synchronisation
+  /// (formats/isa.md §2.13, §2.14); not the moves, which share their
+  /// statistics class.
+  Control,
+  /// Opcode 0x40: matrix multiply-accumulate (formats/isa.md §2.15).
+  Mma,
+};
+
+/// The memory an instruction accesses (Opcodes.def column Space;
+/// formats/isa.md §4.12, §4.13, §4.18).
+enum class AddressSpace : uint8_t { None, Local, Device };
+
 /// Static description of one opcode row.
 struct InstDesc {
   const char *Mnemonic;
@@ -93,10 +123,109 @@ struct InstDesc {
   Form InstForm;
   InstClass Class;
   uint8_t Flags; ///< InstFlag bits.
+  OpKind Kind;
+  AddressSpace Space;
+  uint8_t AccessBytes; ///< bytes per access and lane; 0 without memory.
+  uint8_t DestRegs;    ///< registers of the value written through rd.
+  uint8_t SourceRegs;  ///< registers of each value read through rs1..rs4.
 };
 
+namespace detail {
+/// The rows of Opcodes.def, indexed by Opcode.
+inline constexpr InstDesc InstTable[] = {
+#define WAVE_INST(Id, Mnemonic, Op, Mod, F, Cls, Flg, Kind, Space, Bytes, Dst, \
+                  Src)                                                         \
+  {Mnemonic,       Op,  Mod,          Form::F,                                 \
+   InstClass::Cls, Flg, OpKind::Kind, AddressSpace::Space,                     \
+   Bytes,          Dst, Src},
+#include "wave/ISA/Opcodes.def"
+};
+} // namespace detail
+
 /// The description of \p Op. Never fails.
-const InstDesc &getInstDesc(Opcode Op);
+constexpr const InstDesc &getInstDesc(Opcode Op) {
+  return detail::InstTable[static_cast<unsigned>(Op)];
+}
+
+/// What \p Op does (Opcodes.def column Kind; OpKind).
+constexpr OpKind getOpKind(Opcode Op) { return getInstDesc(Op).Kind; }
+/// Whether \p Op is a local or device load, `*_load_u8` .. `*_load_u128`
+/// (formats/isa.md §2.10, §4.12). Neither atomics nor MMA loads are.
+constexpr bool isLoad(Opcode Op) { return getOpKind(Op) == OpKind::Load; }
+/// Whether \p Op is a local or device store, `*_store_u8` .. `*_store_u128`
+/// (formats/isa.md §2.10, §4.12). Neither atomics nor `mma_store_c` are.
+constexpr bool isStore(Opcode Op) { return getOpKind(Op) == OpKind::Store; }
+/// Whether \p Op is a local or device atomic, CAS included (formats/isa.md
+/// §2.11, §4.13).
+constexpr bool isAtomic(Opcode Op) { return getOpKind(Op) == OpKind::Atomic; }
+/// Whether \p Op is a load, a store or an atomic (formats/isa.md §2.10,
+/// §2.11); the MMA loads and stores are not (isMMA).
+constexpr bool isMemoryAccess(Opcode Op) {
+  return isLoad(Op) || isStore(Op) || isAtomic(Op);
+}
+/// Whether \p Op is an `icmp_`, `ucmp_` or `fcmp_` compare, which writes the
+/// predicate named by rd (formats/isa.md §2.8, §4.10).
+constexpr bool isCompare(Opcode Op) { return getOpKind(Op) == OpKind::Compare; }
+/// Whether \p Op is structured control flow or synchronisation, `if` ..
+/// `nop` (opcode 0x3F; formats/isa.md §2.13, §2.14, §4.15-§4.17). The moves
+/// share statistics class Control but are not control instructions.
+constexpr bool isControl(Opcode Op) { return getOpKind(Op) == OpKind::Control; }
+/// Whether \p Op is an MMA instruction (opcode 0x40; formats/isa.md §2.15,
+/// §4.18).
+constexpr bool isMMA(Opcode Op) { return getOpKind(Op) == OpKind::Mma; }
+
+/// The memory \p Op accesses: Local for local loads, stores and atomics and
+/// for the MMA loads and `mma_store_c`, Device for device loads, stores and
+/// atomics, None for every other instruction (formats/isa.md §2.10, §2.11,
+/// §4.12, §4.13, §4.18).
+constexpr AddressSpace getAddressSpace(Opcode Op) {
+  return getInstDesc(Op).Space;
+}
+/// Bytes of each memory access \p Op makes in one lane: the width of a load
+/// or store, 1, 2, 4, 8 or 16 (formats/isa.md §2.10; `local_*_u128` is 16
+/// bytes, the default of formats/isa.md D25); 4 for an atomic (§4.13) and
+/// for each element an MMA load or store moves (§4.18); 0 for an instruction
+/// that accesses no memory.
+constexpr unsigned getAccessBytes(Opcode Op) {
+  return getInstDesc(Op).AccessBytes;
+}
+/// How many consecutive 32-bit registers, from rd, the value \p Op writes
+/// through rd spans: 2 for the f64 results of `dadd` .. `dsqrt` and
+/// `cvt_f64_f32` and for `*_load_u64`, 4 for `*_load_u128` (formats/isa.md
+/// §2.6, §2.9, §4.9, §4.12); 1 for every other instruction, including those
+/// whose rd holds no register value.
+constexpr unsigned getDestRegs(Opcode Op) { return getInstDesc(Op).DestRegs; }
+/// How many consecutive 32-bit registers each value \p Op reads through
+/// rs1..rs4 spans: 2 for the f64 operands of `dadd` .. `dsqrt` and
+/// `cvt_f32_f64` and for the value of `*_store_u64`, 4 for the value of
+/// `*_store_u128` (formats/isa.md §2.6, §2.9, §4.9, §4.12); 1 for every other
+/// instruction. A memory address is one register (getOperandRegs).
+constexpr unsigned getSourceRegs(Opcode Op) {
+  return getInstDesc(Op).SourceRegs;
+}
+/// How many consecutive 32-bit registers the operand of \p Op in encoding
+/// field \p F spans: getDestRegs(Op) for rd, 1 for rs1 of a load, store or
+/// atomic (the address, formats/isa.md §2.10, §2.11), getSourceRegs(Op) for
+/// any other rs field; 0 for the fields that hold no register (Scope, Word1,
+/// None). Predicate and fragment operands count as 1.
+constexpr unsigned getOperandRegs(Opcode Op, Field F) {
+  switch (F) {
+  case Field::Rd:
+    return getDestRegs(Op);
+  case Field::Rs1:
+    return isMemoryAccess(Op) ? 1 : getSourceRegs(Op);
+  case Field::Rs2:
+  case Field::Rs3:
+  case Field::Rs4:
+    return getSourceRegs(Op);
+  case Field::None:
+  case Field::Scope:
+  case Field::Word1:
+    break;
+  }
+  return 0;
+}
+
 /// The description of \p F. Never fails.
 const FormDesc &getFormDesc(Form F);
 /// Length of \p Op in bytes (4 or 8), from its form (formats/isa.md §1.5).
