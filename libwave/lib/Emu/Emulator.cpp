@@ -466,66 +466,6 @@ WorkgroupRunner::WorkgroupRunner(EmulatorImpl &E)
 // Instruction text (for faults and --trace)
 //===----------------------------------------------------------------------===//
 
-/// Prints \p I in the reference emulator's own `--trace` disassembly
-/// (formats/isa.md §7.4): a predicate prefix whenever predicated (including
-/// `@!p0`), `sr_<index>`, immediates and call targets as 0x%08x, no scopes on
-/// atomics and fences, bit-field ops as the bare mnemonic, `dsqrt rD, rA, r0`,
-/// and half/f64 ops with a fourth register only when it is not r0. Fault
-/// messages use wave-dis's text instead (wave::printInst).
-static void printTraceInst(const Inst &I, raw_ostream &OS) {
-  if (I.isPredicated())
-    OS << '@' << (I.PredNeg ? "!" : "") << 'p' << unsigned(I.PredReg) << ' ';
-  // `mov rd, sr_x` is how mov_sr is written and disassembled (formats/isa.md
-  // §2.16).
-  OS << (I.Op == Opcode::MovSr ? "mov" : I.desc().Mnemonic);
-  unsigned Primary = I.desc().PrimaryOpcode;
-  if (Primary == 0x27)
-    return; // bit ops: mnemonic only
-  if (I.Op == Opcode::Dsqrt) {
-    OS << " r" << unsigned(I.Rd) << ", r" << unsigned(I.Rs1) << ", r0";
-    return;
-  }
-  if (Primary == 0x1C || Primary == 0x1D || Primary == 0x1E ||
-      Primary == 0x1F || Primary == 0x2D || Primary == 0x2E) {
-    OS << " r" << unsigned(I.Rd) << ", r" << unsigned(I.Rs1) << ", r"
-       << unsigned(I.Rs2);
-    if (I.Rs3)
-      OS << ", r" << unsigned(I.Rs3);
-    return;
-  }
-  const FormDesc &F = I.form();
-  bool First = true;
-  for (unsigned K = 0; K != F.NumOperands; ++K) {
-    const OperandDesc &O = F.Operands[K];
-    uint32_t V = I.getField(O.Fld);
-    if (K == 0 && F.OptionalDest && V == 0)
-      continue;
-    if (O.Kind == OperandKind::Scope)
-      continue; // the trace prints atomics and fences without their scope
-    OS << (First ? " " : ", ");
-    First = false;
-    switch (O.Kind) {
-    case OperandKind::None:
-    case OperandKind::Scope:
-      break;
-    case OperandKind::Reg:
-    case OperandKind::Frag:
-      OS << 'r' << V;
-      break;
-    case OperandKind::Pred:
-      OS << 'p' << V;
-      break;
-    case OperandKind::Special:
-      OS << "sr_" << V;
-      break;
-    case OperandKind::Imm:
-    case OperandKind::Label:
-      OS << format("0x%08x", V);
-      break;
-    }
-  }
-}
-
 std::string EmulatorImpl::instText(uint32_t Idx, bool RefTrace) const {
   const DInst &I = Code[Idx];
   if (I.Op == OpEnd)
@@ -534,10 +474,8 @@ std::string EmulatorImpl::instText(uint32_t Idx, bool RefTrace) const {
     return formatv("word {0:x8}", I.Imm).str();
   std::string S;
   raw_string_ostream OS(S);
-  if (RefTrace)
-    printTraceInst(Orig[Idx], OS);
-  else
-    printInst(Orig[Idx], OS);
+  printInst(Orig[Idx], OS,
+            RefTrace ? InstSyntax::ReferenceTrace : InstSyntax::Assembly);
   return S;
 }
 
