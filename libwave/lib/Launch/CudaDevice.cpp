@@ -46,14 +46,7 @@ public:
     R.LocalMemory = effectiveLocalMemory(KI, Cfg.LocalMemory);
     R.GroupSize = effectiveWorkgroupSize(KI, Cfg.Workgroup);
     R.Workgroups = Cfg.Grid;
-    R.TimeoutSeconds = Opts.TimeoutSeconds;
-    R.Repeat = Opts.Repeat;
-    R.Profile = Opts.Timing;
-    auto Res = RT->dispatch(Opts.Agent, R);
-    if (!Res)
-      return Res.takeError();
-    printTimes(Opts, Res->Seconds);
-    return Error::success();
+    return dispatchWithOptions(Opts, *RT, R);
   }
 
 private:

@@ -1,8 +1,8 @@
 //===- Devices.h - The GPU devices behind openDevice() ----------*- C++ -*-===//
 //
 // Private to lib/Launch: one opener per GPU runtime, each returning its
-// Device subclass (HsaDevice.cpp, CudaDevice.cpp), and the --timing lines
-// both print.
+// Device subclass (HsaDevice.cpp, CudaDevice.cpp), and what both do around
+// a dispatch: the run options and the --timing lines.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_LIB_LAUNCH_DEVICES_H
@@ -21,6 +21,22 @@ openHsaDevice(const DeviceOptions &Opts, const WbinFile &File,
 llvm::Expected<std::unique_ptr<Device>>
 openCudaDevice(const DeviceOptions &Opts, const WbinFile &File,
                llvm::ArrayRef<uint8_t> Bytes);
+
+/// Dispatches \p R (an hsa:: or cuda::DispatchRequest) on device
+/// Opts.Agent of \p RT with the run options of \p Opts (--timeout,
+/// --repeat, --timing), then prints the --timing lines.
+template <typename RuntimeT, typename RequestT>
+llvm::Error dispatchWithOptions(const DeviceOptions &Opts, RuntimeT &RT,
+                                RequestT &R) {
+  R.TimeoutSeconds = Opts.TimeoutSeconds;
+  R.Repeat = Opts.Repeat;
+  R.Profile = Opts.Timing;
+  auto Res = RT.dispatch(Opts.Agent, R);
+  if (!Res)
+    return Res.takeError();
+  printTimes(Opts, Res->Seconds);
+  return llvm::Error::success();
+}
 
 /// Prints the --timing lines of a dispatch, "TOOL: dispatch N: T us", one
 /// per launch; \p Seconds holds each launch's time in seconds.

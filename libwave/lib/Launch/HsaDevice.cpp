@@ -46,14 +46,7 @@ public:
                                  "xyz"[D], Size);
       R.GroupSize[D] = uint16_t(Size);
     }
-    R.TimeoutSeconds = Opts.TimeoutSeconds;
-    R.Repeat = Opts.Repeat;
-    R.Profile = Opts.Timing;
-    auto Res = RT->dispatch(Opts.Agent, R);
-    if (!Res)
-      return Res.takeError();
-    printTimes(Opts, Res->Seconds);
-    return Error::success();
+    return dispatchWithOptions(Opts, *RT, R);
   }
 
 private:

@@ -83,15 +83,22 @@ Error CodeObjectCache::store(StringRef Key,
   });
 }
 
+std::string fileIdentity(StringRef Path) {
+  std::string Id = Path.str();
+  sys::fs::file_status St;
+  if (!sys::fs::status(Path, St))
+    Id += "; " + std::to_string(St.getSize()) + "; " +
+          std::to_string(sys::toTimeT(St.getLastModificationTime()));
+  return Id;
+}
+
 std::string toolchainIdentity(StringRef Extra) {
   std::string Id = "wavetools " WAVE_VERSION_STRING;
   // The address of a function of this library finds the executable.
   static int Anchor;
   std::string Exe = sys::fs::getMainExecutable(nullptr, &Anchor);
-  sys::fs::file_status St;
-  if (!Exe.empty() && !sys::fs::status(Exe, St))
-    Id += "; " + Exe + "; " + std::to_string(St.getSize()) + "; " +
-          std::to_string(sys::toTimeT(St.getLastModificationTime()));
+  if (!Exe.empty())
+    Id += "; " + fileIdentity(Exe);
   if (!Extra.empty())
     Id += "; " + Extra.str();
   return Id;

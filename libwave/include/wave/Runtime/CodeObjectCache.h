@@ -38,6 +38,11 @@ std::string codeObjectCacheKey(llvm::ArrayRef<uint8_t> Wbin,
 /// gives one. The directory is not created here.
 llvm::Expected<std::string> codeObjectCacheDir();
 
+/// "PATH; SIZE; MTIME" (bytes, seconds since the epoch) of file \p Path, or
+/// just PATH when it cannot be examined: names a tool binary in a cache
+/// key, so that replacing it changes the key.
+std::string fileIdentity(llvm::StringRef Path);
+
 /// What identifies the translator in a cache key: wavetools' version and
 /// the running executable's path, size and modification time (so that a
 /// rebuilt translator never finds its predecessor's entries), then

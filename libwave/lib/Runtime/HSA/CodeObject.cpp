@@ -6,9 +6,6 @@
 #include "wave/AMDGCN/Translate.h"
 #include "wave/Runtime/CodeObjectCache.h"
 
-#include "llvm/Support/Chrono.h"
-#include "llvm/Support/FileSystem.h"
-
 using namespace llvm;
 
 namespace wave::hsa {
@@ -25,13 +22,9 @@ Expected<std::vector<uint8_t>> codeObjectFor(const WbinFile &File,
   Expected<amdgcn::Toolchain> TC = amdgcn::findToolchain({R.Clang, R.LdLld});
   if (!TC)
     return TC.takeError();
-  std::string Clang = TC->Clang;
-  sys::fs::file_status St;
-  if (!sys::fs::status(TC->Clang, St))
-    Clang += "; " + std::to_string(St.getSize()) + "; " +
-             std::to_string(sys::toTimeT(St.getLastModificationTime()));
   return runtime::cachedCodeObject(
-      R.WbinBytes, R.MCPU, Clang, ".hsaco", R.UseCache,
+      R.WbinBytes, R.MCPU, runtime::fileIdentity(TC->Clang), ".hsaco",
+      R.UseCache,
       [&]() -> Expected<std::vector<uint8_t>> {
         amdgcn::TranslateOptions O;
         O.Target = Target;
