@@ -1203,13 +1203,17 @@ Error ISel::selectWave(const mir::Instruction &I) {
   case Opcode::WaveShuffleDown:
   case Opcode::WaveShuffleXor:
   case Opcode::WaveBroadcast: {
-    static const wave::Opcode Ops[] = {
-        wave::Opcode::WaveShuffle, wave::Opcode::WaveShuffleUp,
-        wave::Opcode::WaveShuffleDown, wave::Opcode::WaveShuffleXor,
-        wave::Opcode::WaveBroadcast};
+    wave::Opcode Op = I.opcode() == Opcode::WaveShuffle
+                          ? wave::Opcode::WaveShuffle
+                      : I.opcode() == Opcode::WaveShuffleUp
+                          ? wave::Opcode::WaveShuffleUp
+                      : I.opcode() == Opcode::WaveShuffleDown
+                          ? wave::Opcode::WaveShuffleDown
+                      : I.opcode() == Opcode::WaveShuffleXor
+                          ? wave::Opcode::WaveShuffleXor
+                          : wave::Opcode::WaveBroadcast;
     unsigned V = gpr(I.operand(0)), Lane = gpr(I.operand(1));
-    emit(Ops[unsigned(I.opcode()) - unsigned(Opcode::WaveShuffle)],
-         {R(D), R(V), R(Lane)});
+    emit(Op, {R(D), R(V), R(Lane)});
     return Error::success();
   }
   case Opcode::WaveBallot:

@@ -42,6 +42,7 @@
 #include "wave/Emu/FloatFormat.h"
 #include "wave/ISA/ISA.h"
 #include "wave/ISA/InstPrinter.h"
+#include "wave/ISA/Semantics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -147,26 +148,26 @@ constexpr uint64_t MaxParallelLocal = uint64_t(1) << 30;
   X(Iadd, a + b)                                                               \
   X(Isub, a - b)                                                               \
   X(Imul, (a * b))                                                             \
-  X(ImulHi, uint32_t((uint64_t(a) * b) >> 32))                                 \
+  X(ImulHi, sem::imulHi(a, b))                                                 \
   X(Imad, (a * b + c))                                                         \
-  X(Idiv, idiv(a, b))                                                          \
-  X(Imod, imod(a, b))                                                          \
-  X(Ineg, 0u - a)                                                              \
-  X(Iabs, int32_t(a) < 0 ? 0u - a : a)                                         \
-  X(Imin, int32_t(a) < int32_t(b) ? a : b)                                     \
-  X(Imax, int32_t(a) > int32_t(b) ? a : b)                                     \
-  X(Iclamp, iclamp(a, b, c))                                                   \
+  X(Idiv, sem::idiv(a, b))                                                     \
+  X(Imod, sem::imod(a, b))                                                     \
+  X(Ineg, sem::ineg(a))                                                        \
+  X(Iabs, sem::iabs(a))                                                        \
+  X(Imin, sem::imin(a, b))                                                     \
+  X(Imax, sem::imax(a, b))                                                     \
+  X(Iclamp, sem::iclamp(a, b, c))                                              \
   /* f32 (isa.md §4.7). */                                                    \
   X(Fadd, U(F(a) + F(b)))                                                      \
   X(Fsub, U(F(a) - F(b)))                                                      \
   X(Fmul, U(F(a) * F(b)))                                                      \
   X(Fma, U(std::fma(F(a), F(b), F(c))))                                        \
-  X(Fdiv, U(fdivRef(F(a), F(b))))                                              \
+  X(Fdiv, U(sem::fdiv(F(a), F(b))))                                            \
   X(Fneg, a ^ 0x80000000u)                                                     \
   X(Fabs, a & 0x7FFFFFFFu)                                                     \
-  X(Fmin, U(fminRef(F(a), F(b))))                                              \
-  X(Fmax, U(fmaxRef(F(a), F(b))))                                              \
-  X(Fclamp, U(fclampRef(F(a), F(b), F(c))))                                    \
+  X(Fmin, U(sem::fmin(F(a), F(b))))                                            \
+  X(Fmax, U(sem::fmax(F(a), F(b))))                                            \
+  X(Fclamp, U(sem::fclamp(F(a), F(b), F(c))))                                  \
   X(Fsqrt, U(std::sqrt(F(a))))                                                 \
   X(Frsqrt, U(1.0f / std::sqrt(F(a))))                                         \
   X(Frcp, U(1.0f / F(a)))                                                      \
@@ -175,7 +176,7 @@ constexpr uint64_t MaxParallelLocal = uint64_t(1) << 30;
   X(Fround, U(std::round(F(a))))                                               \
   X(Ftrunc, U(std::trunc(F(a))))                                               \
   X(Ffract, U(F(a) - std::trunc(F(a))))                                        \
-  X(Fsat, U(fclampRef(F(a), 0.0f, 1.0f)))                                      \
+  X(Fsat, U(sem::fsat(F(a))))                                                  \
   X(Fsin, U(std::sin(F(a))))                                                   \
   X(Fcos, U(std::cos(F(a))))                                                   \
   X(Fexp2, U(std::exp2(F(a))))                                                 \
@@ -202,18 +203,18 @@ constexpr uint64_t MaxParallelLocal = uint64_t(1) << 30;
   X(Or, a | b)                                                                 \
   X(Xor, a ^ b)                                                                \
   X(Not, ~a)                                                                   \
-  X(Shl, a << (b & 31))                                                        \
-  X(Shr, a >> (b & 31))                                                        \
-  X(Sar, uint32_t(int32_t(a) >> (b & 31)))                                     \
-  X(Bitcount, uint32_t(std::popcount(a)))                                      \
-  X(Bitfind, a == 0 ? 0xFFFFFFFFu : uint32_t(std::countl_zero(a)))             \
-  X(Bitrev, llvm::reverseBits(a))                                              \
-  X(Bfe, bfe(a, b, c))                                                         \
+  X(Shl, sem::shl(a, b))                                                       \
+  X(Shr, sem::shr(a, b))                                                       \
+  X(Sar, sem::sar(a, b))                                                       \
+  X(Bitcount, sem::bitcount(a))                                                \
+  X(Bitfind, sem::bitfind(a))                                                  \
+  X(Bitrev, sem::bitrev(a))                                                    \
+  X(Bfe, sem::bfe(a, b, c))                                                    \
   /* Conversions (isa.md §4.11). */                                           \
   X(CvtF32I32, U(float(int32_t(a))))                                           \
   X(CvtF32U32, U(float(a)))                                                    \
-  X(CvtI32F32, cvtI32F32(F(a)))                                                \
-  X(CvtU32F32, cvtU32F32(F(a)))                                                \
+  X(CvtI32F32, sem::cvtI32F32(F(a)))                                           \
+  X(CvtU32F32, sem::cvtU32F32(F(a)))                                           \
   X(CvtF32F16, f16ToF32Bits(uint16_t(a)))                                      \
   X(CvtF16F32, f32BitsToF16(a))                                                \
   X(CvtF32Bf16, a << 16)                                                       \
@@ -662,102 +663,6 @@ inline float F(uint32_t B) { return std::bit_cast<float>(B); }
 inline uint32_t U(float X) { return std::bit_cast<uint32_t>(X); }
 inline double Dbl(uint32_t Lo, uint32_t Hi) {
   return std::bit_cast<double>(uint64_t(Lo) | uint64_t(Hi) << 32);
-}
-
-/// The i32 quotient of \p X / \p Y (Y != 0) truncated toward zero, with
-/// INT_MIN / -1 wrapping to INT_MIN, computed in double precision so that
-/// a lane loop of it vectorizes (x86 has no vector integer division). It
-/// is exact: X and Y are exact doubles and the quotient t = X / Y rounds
-/// with an error of at most |t| * 2^-53 < 2^31 / |Y| * 2^-53 = 2^-22 / |Y|,
-/// while a t that is not an integer is at least 1 / |Y| from every integer,
-/// so truncation lands on the same integer as for t itself.
-inline int32_t truncatedQuotient(int32_t X, int32_t Y) {
-  double Q = double(X) / double(Y);
-  // Only INT_MIN / -1 = 2^31 exceeds the range; clamp it (a conversion out
-  // of range is undefined) and wrap it below.
-  Q = std::min(Q, 2147483647.0);
-  int32_t T = int32_t(Q);
-  return X == INT32_MIN && Y == -1 ? INT32_MIN : T;
-}
-/// formats/isa.md §4.5 idiv (D36 default: b == 0 gives 0).
-inline uint32_t idiv(uint32_t A, uint32_t B) {
-  int32_t Y = int32_t(B);
-  int32_t Q = truncatedQuotient(int32_t(A), Y == 0 ? 1 : Y);
-  return Y == 0 ? 0 : uint32_t(Q);
-}
-/// formats/isa.md §4.5 imod: a - trunc(a / b) * b, the sign of the dividend
-/// (D36 default: b == 0 gives 0; INT_MIN mod -1 is 0, which the wrapping
-/// product gives).
-inline uint32_t imod(uint32_t A, uint32_t B) {
-  int32_t Y = int32_t(B);
-  int32_t Q = truncatedQuotient(int32_t(A), Y == 0 ? 1 : Y);
-  return Y == 0 ? 0 : A - uint32_t(Q) * B;
-}
-inline uint32_t iclamp(uint32_t A, uint32_t Lo, uint32_t Hi) {
-  // D11 default: min(max(a, lo), hi), never faults.
-  int32_t X = int32_t(A);
-  if (X < int32_t(Lo))
-    X = int32_t(Lo);
-  if (X > int32_t(Hi))
-    X = int32_t(Hi);
-  return uint32_t(X);
-}
-inline float fminRef(float A, float B) {
-  if (std::isnan(A))
-    return B;
-  if (std::isnan(B))
-    return A;
-  return B < A ? B : A;
-}
-inline float fmaxRef(float A, float B) {
-  if (std::isnan(A))
-    return B;
-  if (std::isnan(B))
-    return A;
-  return B > A ? B : A;
-}
-inline float fclampRef(float A, float Lo, float Hi) {
-  // D11 default: NaN bounds are ignored; lo > hi gives min(max(a,lo),hi).
-  if (!std::isnan(Lo) && A < Lo)
-    A = Lo;
-  if (!std::isnan(Hi) && A > Hi)
-    A = Hi;
-  return A;
-}
-inline float fdivRef(float A, float B) {
-  // D10: division by ±0 is +inf, whatever the dividend.
-  return B == 0.0f ? std::bit_cast<float>(0x7F800000u) : A / B;
-}
-inline uint32_t cvtI32F32(float X) {
-  if (std::isnan(X))
-    return 0;
-  if (X >= 2147483648.0f)
-    return 0x7FFFFFFF;
-  if (X < -2147483648.0f)
-    return 0x80000000;
-  return uint32_t(int32_t(X));
-}
-inline uint32_t cvtU32F32(float X) {
-  if (std::isnan(X) || X <= -1.0f)
-    return 0;
-  if (X >= 4294967296.0f)
-    return 0xFFFFFFFF;
-  if (X < 0.0f)
-    return 0;
-  return uint32_t(X);
-}
-inline uint32_t bfe(uint32_t A, uint32_t Off, uint32_t Wd) {
-  unsigned O = Off & 31, N = Wd & 31;
-  if (N == 0)
-    return 0;
-  return (A >> O) & ((1u << N) - 1);
-}
-inline uint32_t bfi(uint32_t Base, uint32_t Ins, uint32_t Off, uint32_t Wd) {
-  unsigned O = Off & 31, N = Wd & 31;
-  if (N == 0)
-    return Base;
-  uint32_t Mask = uint32_t(((uint64_t(1) << N) - 1) << O);
-  return (Base & ~Mask) | ((Ins << O) & Mask);
 }
 
 // f16 / bf16 helpers (formats/isa.md §4.8).
@@ -1297,7 +1202,7 @@ template <bool Tracing, MemMode M>
         const uint32_t *Ep = R + RRow[I.Rs4];
         uint32_t *Dp = R + I.D;
         const uint32_t *Ap = R + I.A, *Bp = R + I.B, *Cp = R + I.C;
-        FORLANES(Exec) Dp[L] = bfi(Ap[L], Bp[L], Cp[L], Ep[L]);
+        FORLANES(Exec) Dp[L] = sem::bfi(Ap[L], Bp[L], Cp[L], Ep[L]);
         break;
       }
 

@@ -10,11 +10,12 @@
 // dropped edge's phi entries go); the blocks that became unreachable are
 // left for simplifycfg.
 //
-// Folding follows WAVE's semantics exactly (formats/isa.md §4.5, §4.6, §4.10):
+// Folding follows WAVE's semantics exactly (formats/isa.md §4.5, §4.6, §4.10)
+// through wave/ISA/Semantics.h, the functions the emulator executes:
 // wrapping arithmetic, division and remainder by zero give 0, INT_MIN / -1
 // is INT_MIN, shift amounts are taken modulo 32, bitfind(0) is 0xFFFFFFFF.
-// clamp with lo > hi aborts the reference emulator (formats/isa.md D11) and is
-// not folded. Floating-point operations are not folded (NaN results are
+// clamp with lo > hi is undefined in MIR (formats/mir.md; the reference
+// emulator aborts, formats/isa.md D11) and is not folded. Floating-point operations are not folded (NaN results are
 // target-specific, formats/isa.md §4.7). `sreg workgroup_size_*` folds to the
 // kernel's workgroup_size attribute, which the kernel metadata carries and the
 // dispatch uses (formats/isa.md §4.2).
@@ -31,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/IR/CFG.h"
+#include "wave/ISA/Semantics.h"
 #include "wave/Transforms/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -74,41 +76,34 @@ std::optional<uint64_t> fold(const Instruction &I, ArrayRef<uint64_t> V) {
     return R(U(0) - U(1));
   case Opcode::Mul:
     return R(U(0) * U(1));
-  case Opcode::MulHi:
+  case Opcode::MulHi: // the signed form has no WAVE instruction
     return Signed ? R(uint64_t(int64_t(S(0)) * int64_t(S(1))) >> 32)
-                  : R((uint64_t(U(0)) * U(1)) >> 32);
+                  : R(sem::imulHi(U(0), U(1)));
   case Opcode::Mad:
     return R(U(0) * U(1) + U(2));
   case Opcode::Div:
-    if (U(1) == 0)
-      return R(0);
     if (Signed)
-      return S(0) == INT32_MIN && S(1) == -1 ? R(uint32_t(INT32_MIN))
-                                             : R(uint32_t(S(0) / S(1)));
-    return R(U(0) / U(1));
+      return R(sem::idiv(U(0), U(1)));
+    return R(U(1) == 0 ? 0 : U(0) / U(1));
   case Opcode::Rem:
-    if (U(1) == 0)
-      return R(0);
     if (Signed)
-      return S(1) == -1 ? R(0) : R(uint32_t(S(0) % S(1)));
-    return R(U(0) % U(1));
+      return R(sem::imod(U(0), U(1)));
+    return R(U(1) == 0 ? 0 : U(0) % U(1));
   case Opcode::Neg:
-    return R(0u - U(0));
+    return R(sem::ineg(U(0)));
   case Opcode::Abs:
-    return Signed && S(0) < 0 ? R(0u - U(0)) : R(U(0));
+    return Signed ? R(sem::iabs(U(0))) : R(U(0));
   case Opcode::Min:
-    return Signed ? R(uint32_t(std::min(S(0), S(1)))) : R(std::min(U(0), U(1)));
+    return Signed ? R(sem::imin(U(0), U(1))) : R(std::min(U(0), U(1)));
   case Opcode::Max:
-    return Signed ? R(uint32_t(std::max(S(0), S(1)))) : R(std::max(U(0), U(1)));
+    return Signed ? R(sem::imax(U(0), U(1))) : R(std::max(U(0), U(1)));
   case Opcode::Clamp:
-    if (Signed) {
-      if (S(1) > S(2))
-        return std::nullopt; // D11: the reference aborts
-      return R(uint32_t(S(0) < S(1) ? S(1) : S(0) > S(2) ? S(2) : S(0)));
-    }
+    // lo > hi is undefined in MIR (formats/mir.md): left to the target.
+    if (Signed)
+      return S(1) > S(2) ? std::nullopt : R(sem::iclamp(U(0), U(1), U(2)));
     if (U(1) > U(2))
       return std::nullopt;
-    return R(U(0) < U(1) ? U(1) : U(0) > U(2) ? U(2) : U(0));
+    return R(std::clamp(U(0), U(1), U(2)));
   case Opcode::And:
     return R(V[0] & V[1]);
   case Opcode::Or:
@@ -118,28 +113,21 @@ std::optional<uint64_t> fold(const Instruction &I, ArrayRef<uint64_t> V) {
   case Opcode::Not:
     return R(~V[0]);
   case Opcode::Shl:
-    return R(U(0) << (U(1) & 31));
+    return R(sem::shl(U(0), U(1)));
   case Opcode::LShr:
-    return R(U(0) >> (U(1) & 31));
+    return R(sem::shr(U(0), U(1)));
   case Opcode::AShr:
-    return R(uint32_t(S(0) >> (U(1) & 31)));
+    return R(sem::sar(U(0), U(1)));
   case Opcode::PopCount:
-    return R(llvm::popcount(U(0)));
+    return R(sem::bitcount(U(0)));
   case Opcode::BitFind:
-    return R(U(0) == 0 ? 0xFFFFFFFFu : llvm::countl_zero(U(0)));
+    return R(sem::bitfind(U(0)));
   case Opcode::BitRev:
-    return R(llvm::reverseBits(U(0)));
-  case Opcode::Bfe: {
-    uint32_t O = U(1) & 31, N = U(2) & 31;
-    return N == 0 ? R(0) : R((U(0) >> O) & ((1u << N) - 1));
-  }
-  case Opcode::Bfi: {
-    uint32_t O = U(2) & 31, N = U(3) & 31;
-    if (N == 0)
-      return R(U(0));
-    uint32_t Mask = uint32_t(((uint64_t(1) << N) - 1) << O);
-    return R((U(0) & ~Mask) | ((U(1) << O) & Mask));
-  }
+    return R(sem::bitrev(U(0)));
+  case Opcode::Bfe:
+    return R(sem::bfe(U(0), U(1), U(2)));
+  case Opcode::Bfi:
+    return R(sem::bfi(U(0), U(1), U(2), U(3)));
   case Opcode::ICmp: {
     bool SignedCmp = I.auxType() == Type::I32;
     int64_t A = SignedCmp ? S(0) : int64_t(U(0));
