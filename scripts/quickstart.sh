@@ -2,8 +2,10 @@
 # quickstart.sh - install what is missing, build wavetools, and run a real
 # kernel through the pipeline, from source first:
 #  1. examples/gemm.py (Python) and its twin examples/gemm.cpp (C++) are
-#     compiled by wave-fe | wave-opt -O2 | wave-ra | wave-as (frontend,
-#     optimizer, structurizer, register allocator, assembler);
+#     compiled by wave-compiler, which runs the single tools wave-fe |
+#     wave-opt -O2 | wave-ra | wave-as (frontend, optimizer, structurizer,
+#     register allocator, assembler) in one process and prints that pipe
+#     with -v;
 #  2. examples/gemm.wave (hand-written assembly) is assembled by wave-as;
 #  3. examples/gemm.wir (MIR) is compiled by wave-opt -O2 | wave-ra |
 #     wave-as;
@@ -60,11 +62,10 @@ PY
 }
 
 for src in gemm.py gemm.cpp; do
-  echo "== wave-fe examples/$src | wave-opt -O2 | wave-ra | wave-as (from source)"
-  "$bin/wave-fe" "$root/examples/$src" | "$bin/wave-opt" -O2 |
-    "$bin/wave-ra" --stats 2>"$work/ra-stats.txt" |
-    "$bin/wave-as" - -o "$work/$src.wbin"
-  grep -E "  instructions$|  registers used" "$work/ra-stats.txt" | sed 's/^ */   /'
+  echo "== wave-compiler -v examples/$src (from source; the equivalent pipe:)"
+  (cd "$root" && "$bin/wave-compiler" -v "examples/$src" -o "$work/$src.wbin") 2>&1 |
+    sed 's/^/   /'
+  "$bin/wave-objdump" --kernels "$work/$src.wbin" | sed -n '4,5s/^/   /p'
   echo "== wave-run $src.wbin --grid $((N / 16)),$((N / 16)),1 (C = A x B, ${N}x${N} f32)"
   "$bin/wave-run" "$work/$src.wbin" --grid $((N / 16)),$((N / 16)),1 \
     --device-memory $((3 * N * N * 4)) \

@@ -13,7 +13,7 @@ load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
 # The tools this project ships; each has a man page and completions.
-WAVE_TOOLS=(wave-as wave-dis wave-objdump wave-run wave-opt wave-ra wave-fe wave-link)
+WAVE_TOOLS=(wave-as wave-dis wave-objdump wave-run wave-opt wave-ra wave-fe wave-link wave-compiler)
 
 # tiny_wave FILE: writes formats/wbin.md "Example"'s worked example kernel to FILE.
 tiny_wave() {

@@ -82,10 +82,17 @@ setup() {
   [ "$stderr" = "wave-as: error: 'x.wave': No such file or directory" ]
 }
 
-@test "empty input is valid and gives the 36-byte file" {
-  run bash -c 'printf "" | wave-as | wc -c'
+@test "an input without kernels is valid and gives the 36-byte file" {
+  run bash -c 'printf "; no kernels\n" | wave-as | wc -c'
   assert_success
   assert_output 36
+}
+
+@test "empty input is refused with exit 1 and no output file" {
+  run --separate-stderr wave-as -o out.wbin </dev/null
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "wave-as: error: '<stdin>': no kernels in input (the input is empty)" ]
+  [ ! -e out.wbin ]
 }
 
 @test "random bytes fail cleanly with exit 1" {

@@ -157,6 +157,8 @@ int main(int Argc, char **Argv) {
       tool::printFileError(ToolName, Input, BufOrErr.takeError());
       return tool::ExitUsage;
     }
+    if (tool::rejectEmptyInput(ToolName, Input, (*BufOrErr)->getBuffer()))
+      return tool::ExitInvalidInput;
     bool AMDGCN = Target == amdgcn::AMDGCNTriple;
     bool NVPTX = Target == NVPTXTriple;
     AsmOptions Opts;

@@ -8,6 +8,7 @@
 // input (every error of the file is reported), 2 usage or I/O error.
 //
 //===----------------------------------------------------------------------===//
+#include "wave/Driver/Compiler.h"
 #include "wave/Frontend/Frontend.h"
 #include "wave/HIR/HIRPrinter.h"
 #include "wave/HIR/Lowering.h"
@@ -24,23 +25,6 @@ using namespace wave;
 using namespace wave::tool;
 
 static constexpr const char *ToolName = "wave-fe";
-
-/// Parses "X", "X,Y" or "X,Y,Z" (each 1..1024) into \p Out.
-static bool parseWorkgroupSize(llvm::StringRef S,
-                               std::array<uint32_t, 3> &Out) {
-  llvm::SmallVector<llvm::StringRef, 3> Parts;
-  S.split(Parts, ',');
-  if (Parts.empty() || Parts.size() > 3)
-    return false;
-  Out = {1, 1, 1};
-  for (size_t I = 0; I < Parts.size(); ++I) {
-    unsigned V;
-    if (Parts[I].trim().getAsInteger(10, V) || V == 0 || V > 1024)
-      return false;
-    Out[I] = V;
-  }
-  return true;
-}
 
 /// \p Path with the OLD prefix of the last matching OLD=NEW in \p Maps
 /// replaced by NEW (clang's -fdebug-prefix-map rule), so that builds in
@@ -93,12 +77,16 @@ int main(int Argc, char **Argv) {
 
   return runMain(*App, Argc, Argv, [&]() -> int {
     hir::LoweringOptions Opts;
-    if (!WGSize.empty() && !parseWorkgroupSize(WGSize,
-                                               Opts.DefaultWorkgroupSize)) {
-      printError(ToolName, "--workgroup-size: expected X[,Y[,Z]] with each "
-                           "dimension 1-1024, got '" +
-                               WGSize + "'");
-      return ExitUsage;
+    if (!WGSize.empty()) {
+      std::optional<std::array<uint32_t, 3>> WG =
+          driver::parseWorkgroupSize(WGSize);
+      if (!WG) {
+        printError(ToolName, "--workgroup-size: expected X[,Y[,Z]] with each "
+                             "dimension 1-1024, got '" +
+                                 WGSize + "'");
+        return ExitUsage;
+      }
+      Opts.DefaultWorkgroupSize = *WG;
     }
     std::optional<hir::Language> L =
         Lang.empty() ? hir::languageForPath(Input)
@@ -114,6 +102,8 @@ int main(int Argc, char **Argv) {
       printFileError(ToolName, displayName(Input), Buf.takeError());
       return ExitUsage;
     }
+    if (rejectEmptyInput(ToolName, Input, (*Buf)->getBuffer()))
+      return ExitInvalidInput;
     llvm::SourceMgr SM;
     std::unique_ptr<llvm::MemoryBuffer> Owned = llvm::MemoryBuffer::
         getMemBufferCopy((*Buf)->getBuffer(), displayName(Input));

@@ -109,6 +109,8 @@ int main(int Argc, char **Argv) {
       printFileError(ToolName, Input, Buf.takeError());
       return ExitUsage;
     }
+    if (rejectEmptyInput(ToolName, Input, (*Buf)->getBuffer()))
+      return ExitInvalidInput;
     llvm::SourceMgr SM;
     std::unique_ptr<llvm::MemoryBuffer> Named =
         llvm::MemoryBuffer::getMemBuffer((*Buf)->getBuffer(),

@@ -84,6 +84,8 @@ int main(int Argc, char **Argv) {
       printFileError(ToolName, Input, Buf.takeError());
       return ExitUsage;
     }
+    if (rejectEmptyInput(ToolName, Input, (*Buf)->getBuffer()))
+      return ExitInvalidInput;
     llvm::SourceMgr SM;
     unsigned ID = SM.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBuffer((*Buf)->getBuffer(),

@@ -286,6 +286,16 @@ int main(int Argc, char **Argv) {
                                      "with wave-link");
       return tool::ExitInvalidInput;
     }
+    // Code without kernel entries runs from offset 0 (formats/isa.md §4.2,
+    // the reference emulator's rule); a file with neither has nothing to
+    // run, and the phantom kernel_0 it would start is refused instead
+    // (docs/conventions.md §7 "Empty input").
+    if (!IsCodeObject && File->Kernels.empty() && File->Code.empty()) {
+      tool::printError(ToolName, "'" + tool::displayName(Input) +
+                                     "': no kernels (the file has no kernel "
+                                     "entries and no code)");
+      return tool::ExitInvalidInput;
+    }
 
     DO.Kind = OnCUDA  ? DeviceKind::Cuda
               : OnGPU ? DeviceKind::Hsa

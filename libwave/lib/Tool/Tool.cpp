@@ -144,6 +144,14 @@ void printBinaryError(StringRef ToolName, StringRef File, Error E,
 
 StringRef displayName(StringRef Path) { return Path == "-" ? "<stdin>" : Path; }
 
+bool rejectEmptyInput(StringRef ToolName, StringRef Input, StringRef Text) {
+  if (!Text.trim().empty())
+    return false;
+  printError(ToolName, "'" + displayName(Input) +
+                           "': no kernels in input (the input is empty)");
+  return true;
+}
+
 Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path,
                                                   StringRef RequiredPrefix) {
   return readFileBounded(Path, MaxInputBytes, RequiredPrefix);

@@ -75,6 +75,17 @@ readInput(llvm::StringRef Path, llvm::StringRef RequiredPrefix = "");
 /// Name to use for \p Path in diagnostics ("<stdin>" for "-").
 llvm::StringRef displayName(llvm::StringRef Path);
 
+/// Refuses a whole input \p Text, read from \p Input, that is empty or only
+/// white space: what a failed stage upstream in a pipe leaves behind. The
+/// tools that need a module (wave-fe, wave-opt, wave-ra, wave-as and
+/// wave-compiler) call it first (docs/conventions.md §7 "Empty input").
+/// Returns true, after printing "TOOL: error: 'FILE': no kernels in input
+/// (the input is empty)", when \p Text is blank (the caller exits with
+/// ExitInvalidInput); false otherwise. A non-blank input without kernels
+/// (comments only, declarations only) is not refused here.
+bool rejectEmptyInput(llvm::StringRef ToolName, llvm::StringRef Input,
+                      llvm::StringRef Text);
+
 /// Result of writeOutput().
 enum class WriteStatus {
   Ok,
