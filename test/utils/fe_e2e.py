@@ -173,6 +173,36 @@ def case_stencil():
                 grid=(3, 1, 1), out=1, expected=f32s(out))
 
 
+def case_classify():
+    n = 600
+    r = random.Random(11)
+    # Every class: small values, the range edges, and large ones.
+    vals = [r.choice([0, 1, 9, 10, 99, 100, r.randint(0, 12),
+                      r.randint(0, 200), r.randint(0, M32)]) for _ in range(n)]
+    deltas = [r.choice([0, -5, 5, 6, -6, 51, 50, r.randint(-100, 100)])
+              for _ in range(n)]
+    out = []
+    for v, d in zip(vals, deltas):
+        if v == 0:
+            code = 1
+        elif 1 <= v <= 9:
+            code = 2 if d == 0 else 3 if d < 0 else 4
+        elif 10 <= v < 100:
+            code = 5 if d > 50 else 6 if -5 <= d <= 5 else 7
+        else:
+            code = 8 + v % 3
+        if v % 2 == 1:
+            code += 100
+        w, halvings = v % 64, 0
+        while 2 <= w <= 63:
+            w //= 2
+            halvings += 1
+        out.append(code + 1000 * halvings)
+    return dict(params=[("buf", u32s(vals)), ("buf", u32s(deltas)),
+                        ("buf", bytes(4 * n)), ("scalar", n)],
+                grid=(3, 1, 1), out=2, expected=u32s(out))
+
+
 CASES = {name[5:]: fn for name, fn in globals().items()
          if name.startswith("case_")}
 

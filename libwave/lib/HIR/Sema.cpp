@@ -762,6 +762,12 @@ void Sema::checkVarDecl(VarDecl &V) {
     V.Ty = Type::scalar(*V.DeclaredTy);
     if (V.Init)
       coerce(V.Init, *V.DeclaredTy, What);
+  } else if (!V.Init && M.Lang == Language::Rust) {
+    // Rust's deferred initialisation `let x; ... x = e;` (the Rust parser
+    // also makes one for a match or if used as a value): like a variable
+    // initialised by an integer literal, it takes the type of its first
+    // typed assignment or use, else the integer default.
+    V.Ty = typeFromValue(V, Type::intLiteral());
   } else if (!V.Init) {
     Diags.error(V.loc(), "'" + V.Name + "' needs a type or an initial value");
     V.Ty = Type::invalid();

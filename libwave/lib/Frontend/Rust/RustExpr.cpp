@@ -150,9 +150,19 @@ hir::ExprPtr RustParser::parseBinary(unsigned MinPrec) {
       note(T.loc(), "use '&&' to combine comparisons, or parentheses");
     }
     consume();
+    size_t Mark = Pre.size();
     hir::ExprPtr RHS = parseBinary(Info->Prec + 1);
     if (!RHS)
       return nullptr;
+    if ((Info->Op == hir::BinaryOp::LogicalAnd ||
+         Info->Op == hir::BinaryOp::LogicalOr) &&
+        !takePre(Mark).empty())
+      // The right operand runs only sometimes; what it needs cannot be
+      // hoisted before the expression.
+      error(RHS->loc(), "a 'match' or a block-valued 'if' on the right of '" +
+                            T.Text +
+                            "' is not supported in WAVE kernels; bind it with "
+                            "'let' first");
     LHS = std::make_unique<hir::BinaryExpr>(T.loc(), Info->Op, std::move(LHS),
                                             std::move(RHS));
     LastWasComparison = IsComparison;
@@ -388,9 +398,14 @@ hir::ExprPtr RustParser::parsePrimary() {
       return nullptr;
     return ifToExpr(std::move(If));
   }
+  if (W == "match") {
+    std::unique_ptr<RustMatch> M = parseMatch();
+    if (!M)
+      return nullptr;
+    return matchToExpr(std::move(M));
+  }
   std::string Msg =
       llvm::StringSwitch<std::string>(W)
-          .Case("match", "match is not supported in WAVE kernels; use if/else")
           .Cases({"loop", "while", "for"},
                  "loops cannot be used as expressions in WAVE kernels")
           .Case("unsafe", "'unsafe' blocks are not supported in WAVE kernels")
@@ -436,7 +451,9 @@ hir::ExprPtr RustParser::parsePathExpr() {
                           "!') are not supported in WAVE kernels");
     return nullptr;
   }
-  if (isPunct("{") && (Last.Text.front() >= 'A' && Last.Text.front() <= 'Z') && Segs.size() == 1) {
+  if (isPunct("{") && !NoStructLiteral &&
+      (Last.Text.front() >= 'A' && Last.Text.front() <= 'Z') &&
+      Segs.size() == 1) {
     error(tok().loc(), "struct literals are not supported in WAVE kernels");
     return nullptr;
   }
@@ -445,8 +462,13 @@ hir::ExprPtr RustParser::parsePathExpr() {
       error(Last.loc(), "'_' is not supported in WAVE kernel expressions");
       return nullptr;
     }
-    if (!isPunct("("))
+    if (!isPunct("(")) {
+      // A constant or a pattern binding stands for its value.
+      if (!InConstInit)
+        if (hir::ExprPtr E = resolveName(Last.Text, Last.loc()))
+          return E;
       return std::make_unique<hir::NameExpr>(Last.loc(), Last.Text.str());
+    }
     auto C = std::make_unique<hir::CallExpr>(Last.loc(), Last.Text.str());
     if (!parseArgs(C->Args))
       return nullptr;
@@ -455,6 +477,21 @@ hir::ExprPtr RustParser::parsePathExpr() {
   std::string Path;
   for (const RustToken &S : Segs)
     Path += (Path.empty() ? "" : "::") + S.Text.str();
+  if (Segs.size() == 2 && InConstInit && !isPunct("(") &&
+      Segs[0].Text != "wave")
+    // `Kind::A` in a constant: resolved when the constant is evaluated.
+    return std::make_unique<hir::NameExpr>(Segs[0].loc(), Path);
+  if (Segs.size() == 2 && Enums.count(Segs[0].Text)) {
+    // `Kind::A`: the variant's value.
+    if (isPunct("(") || isPunct("{")) {
+      error(tok().loc(), "enum variants with fields are not supported in "
+                         "WAVE kernels (only C-like enums are)");
+      return nullptr;
+    }
+    if (InConstInit)
+      return std::make_unique<hir::NameExpr>(Segs[0].loc(), Path);
+    return resolveEnumPath(Segs[0].Text, Last);
+  }
   if (Segs.size() == 2 && Segs[0].Text == "wave") {
     if (!isPunct("(")) {
       error(Segs[0].loc(), "only calls can be qualified with 'wave::' ('" +

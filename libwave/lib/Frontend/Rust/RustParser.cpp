@@ -221,6 +221,7 @@ void RustParser::skipItem() {
 
 std::unique_ptr<hir::Module> RustParser::parseModule() {
   auto M = std::make_unique<hir::Module>(hir::Language::Rust);
+  collectModuleConsts();
   while (!atEof()) {
     size_t Before = Pos;
     parseItem(*M);
@@ -256,6 +257,15 @@ void RustParser::parseItem(hir::Module &M) {
       error(A.KernelLoc, "expected a function after '#[kernel]'");
     return;
   }
+  if (auto It = ConstItemEnds.find(Pos); It != ConstItemEnds.end()) {
+    // A `const` or `enum` item: parsed by collectModuleConsts().
+    if (A.Kernel)
+      error(A.KernelLoc, "'kernel' applies to functions only");
+    if (A.ExportLoc.isValid())
+      error(A.ExportLoc, "'export' applies to functions only");
+    Pos = It->second;
+    return;
+  }
   if (T.isIdent("fn")) {
     if (std::unique_ptr<hir::FunctionDecl> F = parseFunction(A))
       M.Functions.push_back(std::move(F));
@@ -280,9 +290,7 @@ void RustParser::parseItem(hir::Module &M) {
   std::string Msg;
   if (T.is(RustTok::Ident)) {
     if (W == "const")
-      Msg = isIdent("fn", 1) ? "'const fn' is not supported in WAVE kernels"
-                             : "'const' items are not supported in WAVE "
-                               "kernels; write the value where it is used";
+      Msg = "'const fn' is not supported in WAVE kernels";
     else if (W == "extern" && isIdent("crate", 1))
       Msg = "'extern crate' is not supported in WAVE kernels";
     else if (W == "macro_rules" && isPunct("!", 1))
@@ -294,7 +302,6 @@ void RustParser::parseItem(hir::Module &M) {
                                 "in WAVE kernels")
                 .Case("mod", "modules are not supported in WAVE kernels")
                 .Case("struct", "structs are not supported in WAVE kernels")
-                .Case("enum", "enums are not supported in WAVE kernels")
                 .Case("union", "unions are not supported in WAVE kernels")
                 .Case("impl", "'impl' blocks are not supported in WAVE kernels")
                 .Case("trait", "traits are not supported in WAVE kernels")
@@ -624,10 +631,32 @@ std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A,
     skipItem();
     return nullptr;
   }
+  // Parameters hide constants of the same name; hidden variables are
+  // numbered per function.
+  size_t NamesMark = Names.size();
+  for (const hir::Param &P : F->Params)
+    declareLocal(P.Name);
+  NextHidden = 0;
   RustBlock B = parseBlock();
+  Names.resize(NamesMark);
   F->EndLoc = Toks[Pos - 1].loc(); // The closing '}'.
   bool ReturnsValue = !F->ReturnTy.isVoid();
-  if (B.Tail) {
+  // Statements a converted tail needs go before its return.
+  auto FlushPre = [&] {
+    for (hir::StmtPtr &S : Pre)
+      B.Block->Body.push_back(std::move(S));
+    Pre.clear();
+  };
+  if (B.TailMatch) {
+    B.Block->Body.push_back(matchToStmt(
+        std::move(B.TailMatch),
+        ValueSink{ReturnsValue ? ValueSink::Return : ValueSink::Discard, ""}));
+  } else if (B.TailIf && ReturnsValue &&
+             (B.TailIf->ElseIf || B.TailIf->Else) &&
+             ifNeedsStmts(*B.TailIf)) {
+    B.Block->Body.push_back(
+        ifToStmt(std::move(B.TailIf), ValueSink{ValueSink::Return, ""}));
+  } else if (B.Tail) {
     // The body's value is the function's result; a void function's tail
     // call is a plain call.
     if (!ReturnsValue && llvm::isa<hir::CallExpr>(*B.Tail)) {
@@ -642,11 +671,13 @@ std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A,
   } else if (B.TailIf) {
     if (ReturnsValue) {
       SMLoc L = B.TailIf->Loc;
-      if (hir::ExprPtr E = ifToExpr(std::move(B.TailIf)))
+      hir::ExprPtr E = ifToExpr(std::move(B.TailIf));
+      FlushPre();
+      if (E)
         B.Block->Body.push_back(
             std::make_unique<hir::ReturnStmt>(L, std::move(E)));
     } else {
-      B.Block->Body.push_back(ifToStmt(std::move(B.TailIf)));
+      B.Block->Body.push_back(ifToStmt(std::move(B.TailIf), ValueSink{}));
     }
   }
   F->Body = std::move(B.Block);
@@ -766,6 +797,8 @@ RustParser::parseScalarType(const llvm::Twine &Context) {
                           true)
                    .Cases({"Option", "Box", "f128", "Self"}, true)
                    .Default(false);
+  if (auto E = Enums.find(Ty.Text); E != Enums.end())
+    return E->second->Repr; // A C-like enum is its representation.
   if (Known)
     error(Ty.loc(), "type '" + Ty.Text + "' is not supported in WAVE kernels "
                     "(scalars are f32, f64, f16, i32, u32 and bool)");

@@ -51,17 +51,28 @@ RustBlock RustParser::parseBlock() {
   if (!enterNesting())
     return B;
   consume();
+  // A block is a scope of its own: the statements its expressions need
+  // stay inside it, and its names end with it.
+  std::vector<hir::StmtPtr> SavedPre = std::move(Pre);
+  Pre.clear();
+  bool SavedNoStruct = NoStructLiteral;
+  NoStructLiteral = false;
+  size_t NamesMark = Names.size();
   while (!atEof() && !isPunct("}")) {
     size_t Before = Pos;
     parseStmt(B);
     if (Pos == Before)
       consume();
-    if ((B.Tail || B.TailIf) && !isPunct("}")) {
+    if ((B.Tail || B.TailIf || B.TailMatch) && !isPunct("}")) {
       // Cannot happen: a tail is only taken before '}'.
       B.Tail.reset();
       B.TailIf.reset();
+      B.TailMatch.reset();
     }
   }
+  Names.resize(NamesMark);
+  NoStructLiteral = SavedNoStruct;
+  Pre = std::move(SavedPre);
   if (!consumePunct("}")) {
     error(tok().loc(), "expected '}' to close the block, found " +
                            describe(tok()));
@@ -80,18 +91,81 @@ std::unique_ptr<hir::BlockStmt> RustParser::parseStmtBlock() {
 }
 
 std::unique_ptr<hir::BlockStmt> RustParser::finishStmtBlock(RustBlock B) {
+  return finishBlock(std::move(B), ValueSink{});
+}
+
+std::unique_ptr<hir::BlockStmt> RustParser::finishBlock(RustBlock B,
+                                                        const ValueSink &S) {
+  auto &Body = B.Block->Body;
   if (B.Tail) {
     SMLoc L = B.Tail->loc();
-    if (llvm::isa<hir::CallExpr>(*B.Tail))
-      B.Block->Body.push_back(
-          std::make_unique<hir::ExprStmt>(L, std::move(B.Tail)));
-    else
-      error(L, "expected ';' after the expression (only a function body or "
-               "an if-expression branch can end in a value)");
+    switch (S.K) {
+    case ValueSink::Discard:
+      if (llvm::isa<hir::CallExpr>(*B.Tail))
+        Body.push_back(std::make_unique<hir::ExprStmt>(L, std::move(B.Tail)));
+      else
+        error(L, "expected ';' after the expression (only a function body, "
+                 "an if-expression branch or a match arm can end in a "
+                 "value)");
+      break;
+    case ValueSink::Assign:
+      Body.push_back(std::make_unique<hir::AssignStmt>(
+          L, std::make_unique<hir::NameExpr>(L, S.Target), std::move(B.Tail)));
+      break;
+    case ValueSink::Return:
+      Body.push_back(std::make_unique<hir::ReturnStmt>(L, std::move(B.Tail)));
+      break;
+    }
   } else if (B.TailIf) {
-    B.Block->Body.push_back(ifToStmt(std::move(B.TailIf)));
+    Body.push_back(ifToStmt(std::move(B.TailIf), S));
+  } else if (B.TailMatch) {
+    Body.push_back(matchToStmt(std::move(B.TailMatch), S));
+  } else if (S.K == ValueSink::Assign) {
+    // Without a value, the block must leave: `return`, `break`, `continue`.
+    bool Diverges = !Body.empty() && (llvm::isa<hir::ReturnStmt>(*Body.back()) ||
+                                      llvm::isa<hir::BreakStmt>(*Body.back()) ||
+                                      llvm::isa<hir::ContinueStmt>(*Body.back()));
+    if (!Diverges)
+      error(B.Block->loc(), "this branch has no value: it must end in an "
+                            "expression without ';' (or in 'return', "
+                            "'break' or 'continue')");
   }
   return std::move(B.Block);
+}
+
+std::vector<hir::StmtPtr> RustParser::takePre(size_t Mark, bool KeepPure) {
+  auto IsPureCopy = [](const hir::Stmt &S) {
+    const auto *V = llvm::dyn_cast<hir::VarDecl>(&S);
+    if (!V || !V->Init)
+      return false;
+    const hir::Expr *E = V->Init.get();
+    if (const auto *U = llvm::dyn_cast<hir::UnaryExpr>(E))
+      E = U->Op == hir::UnaryOp::Neg ? U->Operand.get() : E;
+    return llvm::isa<hir::NameExpr>(E) || llvm::isa<hir::IntLitExpr>(E) ||
+           llvm::isa<hir::FloatLitExpr>(E) || llvm::isa<hir::BoolLitExpr>(E);
+  };
+  size_t I = std::min(Mark, Pre.size());
+  if (KeepPure)
+    while (I < Pre.size() && IsPureCopy(*Pre[I]))
+      ++I;
+  std::vector<hir::StmtPtr> Out(std::make_move_iterator(Pre.begin() + I),
+                                std::make_move_iterator(Pre.end()));
+  Pre.resize(I);
+  return Out;
+}
+
+std::string RustParser::hiddenName(llvm::StringRef Prefix) {
+  unsigned N = NextHidden++;
+  return N == 0 ? Prefix.str() : (Prefix + llvm::Twine(N)).str();
+}
+
+std::string RustParser::declareHidden(llvm::StringRef Prefix,
+                                      hir::ExprPtr Init, SMLoc Loc) {
+  std::string N = hiddenName(Prefix);
+  bool Mutable = !Init;
+  Pre.push_back(std::make_unique<hir::VarDecl>(Loc, N, std::nullopt,
+                                               std::move(Init), Mutable));
+  return N;
 }
 
 bool RustParser::endStmt(const llvm::Twine &What) {
@@ -115,6 +189,20 @@ bool RustParser::checkNoAssign() {
 }
 
 void RustParser::parseStmt(RustBlock &B) {
+  size_t At = B.Block->Body.size();
+  parseStmtInner(B);
+  // What the statement's expressions need runs before it (before the tail,
+  // for a tail expression).
+  if (!Pre.empty()) {
+    auto &Body = B.Block->Body;
+    At = std::min(At, Body.size());
+    Body.insert(Body.begin() + At, std::make_move_iterator(Pre.begin()),
+                std::make_move_iterator(Pre.end()));
+    Pre.clear();
+  }
+}
+
+void RustParser::parseStmtInner(RustBlock &B) {
   size_t Start = Pos;
   const RustToken T = tok();
   auto Push = [&](hir::StmtPtr S) {
@@ -162,12 +250,34 @@ void RustParser::parseStmt(RustBlock &B) {
       B.TailIf = std::move(If);
       return;
     }
-    Push(ifToStmt(std::move(If)));
+    Push(ifToStmt(std::move(If), ValueSink{}));
     if (isPunct(".") || isIdent("as")) {
       error(tok().loc(), "an 'if' statement cannot be used as a value here; "
                          "use 'let' or parentheses");
       skipStatement();
     }
+    return;
+  }
+  if (W == "match") {
+    std::unique_ptr<RustMatch> M = parseMatch();
+    if (!M)
+      return Push(nullptr);
+    if (isPunct("}")) {
+      B.TailMatch = std::move(M);
+      return;
+    }
+    Push(matchToStmt(std::move(M), ValueSink{}));
+    if (isPunct(".") || isIdent("as")) {
+      error(tok().loc(), "a 'match' statement cannot be used as a value "
+                         "here; use 'let' or parentheses");
+      skipStatement();
+      return;
+    }
+    consumePunct(";");
+    return;
+  }
+  if (W == "const" && !isIdent("fn", 1)) {
+    parseConstItem(/*Local=*/true);
     return;
   }
   if (W == "while" || W == "loop")
@@ -277,6 +387,8 @@ hir::StmtPtr RustParser::parseLet() {
     Mutable = true;
   }
   RustToken Name;
+  if (isPunct("(") && !Mutable)
+    return parseLetTuple();
   if (isIdent("_") || isIdent("ref") || isPunct("(") || isPunct("[") ||
       (tok().is(RustTok::Ident) && isPunct("{", 1))) {
     error(tok().loc(), "'let' patterns are not supported in WAVE kernels; "
@@ -314,6 +426,7 @@ hir::StmtPtr RustParser::parseLet() {
   }
   if (!endStmt("after the 'let' statement"))
     return nullptr;
+  declareLocal(Name.Text);
   return std::make_unique<hir::VarDecl>(Name.loc(), Name.Text.str(), Ty,
                                         std::move(Init), Mutable);
 }
@@ -341,6 +454,7 @@ hir::StmtPtr RustParser::parseShared(const RustToken &Name) {
   }
   if (!endStmt("after the 'let' statement"))
     return nullptr;
+  declareLocal(Name.Text);
   return std::make_unique<hir::SharedDecl>(Name.loc(), Name.Text.str(), *Elem,
                                            std::move(Size));
 }
@@ -351,13 +465,33 @@ hir::StmtPtr RustParser::parseWhile() {
   if (KW.Text == "loop") {
     Cond = std::make_unique<hir::BoolLitExpr>(KW.loc(), true);
   } else {
-    if (isIdent("let")) {
-      error(tok().loc(), "'while let' is not supported in WAVE kernels");
-      return nullptr;
-    }
+    if (isIdent("let"))
+      return parseWhileLet(KW.loc());
+    size_t Mark = Pre.size();
+    bool Saved = NoStructLiteral;
+    NoStructLiteral = true;
     Cond = parseExpr();
+    NoStructLiteral = Saved;
     if (!Cond || !checkNoAssign())
       return nullptr;
+    std::vector<hir::StmtPtr> CondPre = takePre(Mark, /*KeepPure=*/false);
+    if (!CondPre.empty()) {
+      // The condition needs statements, run before every test:
+      // loop { pre; if c { body } else { break; } }
+      std::unique_ptr<hir::BlockStmt> Body = parseStmtBlock();
+      if (!Body)
+        return nullptr;
+      auto Loop = std::make_unique<hir::BlockStmt>(Body->loc());
+      for (hir::StmtPtr &S : CondPre)
+        Loop->Body.push_back(std::move(S));
+      auto Else = std::make_unique<hir::BlockStmt>(KW.loc());
+      Else->Body.push_back(std::make_unique<hir::BreakStmt>(KW.loc()));
+      Loop->Body.push_back(std::make_unique<hir::IfStmt>(
+          KW.loc(), std::move(Cond), std::move(Body), std::move(Else)));
+      return std::make_unique<hir::WhileStmt>(
+          KW.loc(), std::make_unique<hir::BoolLitExpr>(KW.loc(), true),
+          std::move(Loop));
+    }
   }
   std::unique_ptr<hir::BlockStmt> Body = parseStmtBlock();
   if (!Body)
@@ -387,9 +521,16 @@ hir::StmtPtr RustParser::parseFor() {
   consume();
   auto F = std::make_unique<hir::ForRangeStmt>(ForLoc, Var.Text.str(),
                                                Var.loc());
-  if (!parseForRange(*F))
+  bool Saved = NoStructLiteral;
+  NoStructLiteral = true;
+  bool Ok = parseForRange(*F);
+  NoStructLiteral = Saved;
+  if (!Ok)
     return nullptr;
+  size_t NamesMark = Names.size();
+  declareLocal(Var.Text);
   F->Body = parseStmtBlock();
+  Names.resize(NamesMark);
   if (!F->Body)
     return nullptr;
   return F;
@@ -486,20 +627,34 @@ std::unique_ptr<RustIf> RustParser::parseIf() {
   } L{*this};
   auto If = std::make_unique<RustIf>();
   If->Loc = consume().loc();
+  size_t NamesMark = Names.size();
+  std::vector<hir::StmtPtr> RealDecls;
   if (isIdent("let")) {
-    error(tok().loc(), "'if let' is not supported in WAVE kernels; use a "
-                       "condition");
-    return nullptr;
+    if (!parseIfLet(*If, RealDecls)) {
+      Names.resize(NamesMark);
+      return nullptr;
+    }
+  } else {
+    size_t Mark = Pre.size();
+    bool Saved = NoStructLiteral;
+    NoStructLiteral = true;
+    If->Cond = parseExpr();
+    NoStructLiteral = Saved;
+    If->CondPre = takePre(Mark);
+    if (!If->Cond || !checkNoAssign())
+      return nullptr;
   }
-  If->Cond = parseExpr();
-  if (!If->Cond || !checkNoAssign())
-    return nullptr;
   if (!isPunct("{")) {
     error(tok().loc(), "expected '{' after the 'if' condition, found " +
                            describe(tok()));
+    Names.resize(NamesMark);
     return nullptr;
   }
   If->Then = parseBlock();
+  Names.resize(NamesMark); // `if let` bindings end with the then-block.
+  auto &ThenBody = If->Then.Block->Body;
+  ThenBody.insert(ThenBody.begin(), std::make_move_iterator(RealDecls.begin()),
+                  std::make_move_iterator(RealDecls.end()));
   if (!isIdent("else"))
     return If;
   consume();
@@ -517,21 +672,59 @@ std::unique_ptr<RustIf> RustParser::parseIf() {
   return If;
 }
 
-hir::StmtPtr RustParser::ifToStmt(std::unique_ptr<RustIf> If) {
-  std::unique_ptr<hir::BlockStmt> Then = finishStmtBlock(std::move(If->Then));
+hir::StmtPtr RustParser::ifToStmt(std::unique_ptr<RustIf> If,
+                                  const ValueSink &S) {
+  std::unique_ptr<hir::BlockStmt> Then = finishBlock(std::move(If->Then), S);
   hir::StmtPtr Else;
   if (If->ElseIf)
-    Else = ifToStmt(std::move(If->ElseIf));
+    Else = ifToStmt(std::move(If->ElseIf), S);
   else if (If->Else)
-    Else = finishStmtBlock(std::move(*If->Else));
-  return std::make_unique<hir::IfStmt>(If->Loc, std::move(If->Cond),
-                                       std::move(Then), std::move(Else));
+    Else = finishBlock(std::move(*If->Else), S);
+  else if (S.K == ValueSink::Assign)
+    error(If->Loc, "an if-expression must have an 'else' branch");
+  hir::StmtPtr Stmt = std::make_unique<hir::IfStmt>(
+      If->Loc, std::move(If->Cond), std::move(Then), std::move(Else));
+  if (If->CondPre.empty())
+    return Stmt;
+  // What the condition needs runs right before it (in the else-block of
+  // an `else if`).
+  auto Block = std::make_unique<hir::BlockStmt>(If->Loc);
+  for (hir::StmtPtr &P : If->CondPre)
+    Block->Body.push_back(std::move(P));
+  Block->Body.push_back(std::move(Stmt));
+  return Block;
+}
+
+bool RustParser::blockNeedsStmts(const RustBlock &B) const {
+  if (!B.Block || !B.Block->Body.empty())
+    return true;
+  if (B.TailIf)
+    return ifNeedsStmts(*B.TailIf);
+  if (B.TailMatch)
+    return matchNeedsStmts(*B.TailMatch);
+  return !B.Tail; // No value: must diverge, which takes statements.
+}
+
+bool RustParser::ifNeedsStmts(const RustIf &If) const {
+  if (!If.CondPre.empty() || blockNeedsStmts(If.Then))
+    return true;
+  if (If.ElseIf)
+    return ifNeedsStmts(*If.ElseIf);
+  return If.Else && blockNeedsStmts(*If.Else);
 }
 
 hir::ExprPtr RustParser::ifToExpr(std::unique_ptr<RustIf> If) {
   if (!If->ElseIf && !If->Else) {
     error(If->Loc, "an if-expression must have an 'else' branch");
     return nullptr;
+  }
+  if (ifNeedsStmts(*If)) {
+    // let if.v; if c { ...; if.v = a; } else { ...; if.v = b; }
+    SMLoc Loc = If->Loc;
+    std::string N = declareHidden("if.v", nullptr, Loc);
+    hir::StmtPtr S = ifToStmt(std::move(If), ValueSink{ValueSink::Assign, N});
+    Pre.push_back(std::move(S));
+    return std::make_unique<hir::NameExpr>(Loc, N);
   }
   hir::ExprPtr Then = blockToExpr(std::move(If->Then), If->Loc);
   hir::ExprPtr Else = If->ElseIf ? ifToExpr(std::move(If->ElseIf))
@@ -552,6 +745,8 @@ hir::ExprPtr RustParser::blockToExpr(RustBlock B, SMLoc IfLoc) {
     return std::move(B.Tail);
   if (B.TailIf)
     return ifToExpr(std::move(B.TailIf));
+  if (B.TailMatch)
+    return matchToExpr(std::move(B.TailMatch));
   error(B.Block->loc(), "this branch of the if-expression has no value");
   return nullptr;
 }

@@ -23,10 +23,10 @@ fn k(a: &mut [f32], n: u32) {
     let w = 1 let v = 2;
     // CHECK: errors-syntax.rs:[[@LINE+1]]:14: error: ranges are only supported in 'for' loops
     let r = 0..n;
-    // CHECK: errors-syntax.rs:[[@LINE+1]]:16: error: expected ';' after the expression (only a function body or an if-expression branch can end in a value)
+    // CHECK: errors-syntax.rs:[[@LINE+1]]:16: error: expected ';' after the expression (only a function body, an if-expression branch or a match arm can end in a value)
     if n > 0 { 1 } else { foo() }
-    // CHECK: errors-syntax.rs:[[@LINE+1]]:22: error: if-expressions whose blocks contain statements are not supported
-    let e = if n > 0 { let t = 1; t } else { 2 };
+    // CHECK: errors-syntax.rs:[[@LINE+1]]:22: error: this branch has no value: it must end in an expression without ';' (or in 'return', 'break' or 'continue')
+    let e = if n > 0 { let t = 1; } else { 2 };
     // CHECK: errors-syntax.rs:[[@LINE+1]]:13: error: an if-expression must have an 'else' branch
     let g = if n > 0 { 1 };
     // CHECK: errors-syntax.rs:[[@LINE+1]]:5: error: invalid left-hand side of assignment: expected a variable or an element 'a[i]'
