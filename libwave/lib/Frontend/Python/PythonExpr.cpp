@@ -8,14 +8,18 @@
 // (`wave.` dropped), subscripts. Binary operators are left-associative;
 // the conditional expression is right-associative. Python constructs
 // outside the dialect (strings, tuples, lists, dicts, comprehensions,
-// lambda, `is`, `in`, `:=`, slices, attribute access) get a located
-// error.
+// lambda, `is`, `in`, `:=`, slices, fancy indexing, attribute access) get
+// a located error. The subscripts and `.shape` of shaped buffer parameters
+// (`a: f32[M, N]`) are desugared to one-dimensional HIR at the end of the
+// file.
 //
 //===----------------------------------------------------------------------===//
 #include "PythonParser.h"
 
 using namespace wave;
 using namespace wave::fe;
+using llvm::cast;
+using llvm::dyn_cast;
 using llvm::SMLoc;
 using llvm::StringRef;
 
@@ -286,30 +290,47 @@ hir::ExprPtr PythonParser::parsePrimary() {
   while (E) {
     if (is(PyTok::LBracket)) {
       const PyToken &Open = consume();
-      if (is(PyTok::Colon)) {
-        error(tok().loc(), "slices are not supported in WAVE kernels");
-        skipBracketRest();
+      // One index per dimension, separated by commas (a trailing comma is
+      // allowed, as in Python); a slice or a list anywhere rejects the
+      // whole subscript, which then leaves E as it was.
+      std::vector<hir::ExprPtr> Indices;
+      SMLoc CommaLoc;
+      bool Rejected = false;
+      do {
+        if (!Indices.empty() && is(PyTok::RBracket))
+          break;
+        if (is(PyTok::LBracket)) {
+          error(tok().loc(), "fancy indexing (a list of indices) is not "
+                             "supported in WAVE kernels; write one integer "
+                             "index per dimension");
+          consume();
+          skipBracketRest(); // The list.
+          skipBracketRest(); // The rest of the subscript.
+          Rejected = true;
+          break;
+        }
+        if (!is(PyTok::Colon)) {
+          hir::ExprPtr Index = parseExpr();
+          if (!Index)
+            return nullptr;
+          Indices.push_back(std::move(Index));
+        }
+        if (is(PyTok::Colon)) {
+          error(tok().loc(), "slices are not supported in WAVE kernels; "
+                             "write one integer index per dimension");
+          skipBracketRest();
+          Rejected = true;
+          break;
+        }
+        if (is(PyTok::Comma) && !CommaLoc.isValid())
+          CommaLoc = tok().loc();
+      } while (consumeIf(PyTok::Comma));
+      if (Rejected)
         continue;
-      }
-      hir::ExprPtr Index = parseExpr();
-      if (!Index)
-        return nullptr;
-      if (is(PyTok::Colon)) {
-        error(tok().loc(), "slices are not supported in WAVE kernels");
-        skipBracketRest();
-        continue;
-      }
-      if (is(PyTok::Comma)) {
-        error(tok().loc(), "multi-dimensional indexing is not supported in "
-                           "WAVE kernels; index with a flat offset");
-        skipBracketRest();
-        continue;
-      }
       if (!expectClose(PyTok::RBracket, Open,
                        "expected ']' to close the subscript"))
         return nullptr;
-      E = std::make_unique<hir::IndexExpr>(Open.loc(), std::move(E),
-                                           std::move(Index));
+      E = makeSubscript(std::move(E), Open, std::move(Indices), CommaLoc);
       continue;
     }
     if (is(PyTok::LParen)) {
@@ -325,6 +346,26 @@ hir::ExprPtr PythonParser::parsePrimary() {
         error(tok().loc(),
               "expected an attribute name after '.', found " + describe(tok()));
         return nullptr;
+      }
+      if (const auto *N = dyn_cast<hir::NameExpr>(E.get());
+          N && tok().Text == "shape") {
+        if (const PyShapedBuffer *S = shapeOf(*N)) {
+          E = parseShapeAttr(*N, *S);
+          if (!E)
+            return nullptr;
+          continue;
+        }
+        if (auto It = FlatBuffers.find(N->Name); It != FlatBuffers.end()) {
+          error(Dot.loc(), "'" + N->Name + "' has no shape: it is declared '" +
+                               It->second.second +
+                               "'; declare it with its length as a parameter "
+                               "(e.g. '" +
+                               N->Name + ": f32[n]' with 'n: u32') to use '" +
+                               N->Name + ".shape'");
+          note(It->second.first, "'" + N->Name + "' is declared here");
+          consume();
+          continue;
+        }
       }
       error(Dot.loc(), "attribute access ('." + tok().Text +
                            "') is not supported in WAVE kernels");
@@ -491,4 +532,257 @@ hir::ExprPtr PythonParser::parseAtom() {
   if (!parseCallArgs(*C, Open))
     return nullptr;
   return C;
+}
+
+//===----------------------------------------------------------------------===//
+// Shaped buffers
+//===----------------------------------------------------------------------===//
+//
+// A buffer parameter declared `a: f32[M, N]` stays one pointer in HIR (and
+// in the kernel ABI); only its uses are rewritten, here in the parser, to
+// the one-dimensional forms Sema and lowering already know:
+//
+//   a[i, j]      ->  a[i * N + j]          (row-major; Horner's scheme for
+//   a[i, j, k]   ->  a[(i * N + j) * K + k] more dimensions)
+//   a[-1, j]     ->  a[(M - 1) * N + j]    (negative constants only)
+//   a.shape[1]   ->  N
+//
+// In the linearised index a dimension is `u32`: a literal dimension is a
+// `u32` literal and an `i32` parameter is converted with `cast<u32>`, so
+// the index arithmetic is `u32` and wraps modulo 2^32 like any WAVE
+// integer arithmetic. The synthesised `*` and `+` carry the position of the
+// `[`; a multiplication of a constant zero (`a[0, j]` is `a[j]`) and an
+// addition of one (`a[i, 0]` is `a[i * N]`) are left out.
+
+namespace {
+/// The value of an integer constant expression of literals (the `u32`
+/// literals of linearised literal dimensions included), parentheses, unary
+/// `+ -` and binary `+ - *`; std::nullopt for anything else, or when a
+/// value leaves +-2^40 (far beyond any index).
+std::optional<int64_t> constantIndex(const hir::Expr &E) {
+  constexpr int64_t Limit = int64_t(1) << 40;
+  auto InRange = [](int64_t V) -> std::optional<int64_t> {
+    if (V > Limit || V < -Limit)
+      return std::nullopt;
+    return V;
+  };
+  if (const auto *L = dyn_cast<hir::IntLitExpr>(&E)) {
+    if (L->Value > uint64_t(Limit))
+      return std::nullopt;
+    return static_cast<int64_t>(L->Value);
+  }
+  if (const auto *U = dyn_cast<hir::UnaryExpr>(&E)) {
+    if (U->Op != hir::UnaryOp::Neg && U->Op != hir::UnaryOp::Plus)
+      return std::nullopt;
+    std::optional<int64_t> V = constantIndex(*U->Operand);
+    if (!V)
+      return std::nullopt;
+    return U->Op == hir::UnaryOp::Neg ? -*V : *V;
+  }
+  if (const auto *B = dyn_cast<hir::BinaryExpr>(&E)) {
+    if (B->Op != hir::BinaryOp::Add && B->Op != hir::BinaryOp::Sub &&
+        B->Op != hir::BinaryOp::Mul)
+      return std::nullopt;
+    std::optional<int64_t> L = constantIndex(*B->LHS);
+    std::optional<int64_t> R = L ? constantIndex(*B->RHS) : std::nullopt;
+    if (!R)
+      return std::nullopt;
+    if (B->Op == hir::BinaryOp::Add)
+      return InRange(*L + *R);
+    if (B->Op == hir::BinaryOp::Sub)
+      return InRange(*L - *R);
+    // Two factors of up to 2^40 can overflow int64_t: bound |R| by
+    // Limit / |L| before multiplying.
+    int64_t AbsL = *L < 0 ? -*L : *L;
+    if (AbsL != 0 && (*R > Limit / AbsL || *R < -Limit / AbsL))
+      return std::nullopt;
+    return *L * *R;
+  }
+  return std::nullopt;
+}
+
+/// Dimension \p D as a `u32` operand of a linearised index, at \p Loc.
+hir::ExprPtr indexDim(const PyDim &D, SMLoc Loc) {
+  if (D.Name.empty())
+    return std::make_unique<hir::IntLitExpr>(Loc, D.Value, hir::Scalar::U32);
+  auto N = std::make_unique<hir::NameExpr>(Loc, D.Name);
+  if (!D.Signed)
+    return N;
+  return std::make_unique<hir::CastExpr>(Loc, hir::Scalar::U32, std::move(N));
+}
+
+/// "1 index", "3 indices".
+std::string countIndices(size_t N) {
+  return std::to_string(N) + (N == 1 ? " index" : " indices");
+}
+} // namespace
+
+const PyShapedBuffer *PythonParser::shapeOf(const hir::Expr &E) const {
+  const auto *N = dyn_cast<hir::NameExpr>(&E);
+  if (!N)
+    return nullptr;
+  auto It = Shapes.find(N->Name);
+  return It == Shapes.end() ? nullptr : &It->second;
+}
+
+hir::ExprPtr PythonParser::makeSubscript(hir::ExprPtr Base, const PyToken &Open,
+                                         std::vector<hir::ExprPtr> Indices,
+                                         SMLoc CommaLoc) {
+  SMLoc Loc = Open.loc();
+  // After an error the access is kept, at index 0, so that an assignment
+  // to it is still an assignment and nothing else is reported about it.
+  auto Quiet = [&] {
+    return std::make_unique<hir::IndexExpr>(Loc, std::move(Base),
+                                            placeholder(Loc));
+  };
+  const PyShapedBuffer *S = shapeOf(*Base);
+  if (!S) {
+    if (Indices.size() == 1)
+      return std::make_unique<hir::IndexExpr>(Loc, std::move(Base),
+                                              std::move(Indices[0]));
+    const auto *N = dyn_cast<hir::NameExpr>(Base.get());
+    auto It = N ? FlatBuffers.find(N->Name) : FlatBuffers.end();
+    if (It != FlatBuffers.end()) {
+      error(CommaLoc, "'" + N->Name + "' is declared '" + It->second.second +
+                          "' and takes one index; declare its shape (e.g. '" +
+                          N->Name +
+                          ": f32[M, N]' with 'M: u32, N: u32') to index it "
+                          "with " +
+                          countIndices(Indices.size()));
+      note(It->second.first, "'" + N->Name + "' is declared here");
+    } else {
+      error(CommaLoc, "multi-dimensional indexing is only supported on "
+                      "buffer parameters declared with a shape, such as "
+                      "'a: f32[M, N]'; index with a flat offset");
+    }
+    return Quiet();
+  }
+  if (S->Bad)
+    return Quiet();
+  const auto &Name = cast<hir::NameExpr>(*Base).Name;
+  size_t Rank = S->Dims.size();
+  if (Indices.size() != Rank) {
+    error(Loc, "wrong number of indices for '" + Name + "': it has " +
+                   std::to_string(Rank) +
+                   (Rank == 1 ? " dimension" : " dimensions") + ", found " +
+                   countIndices(Indices.size()));
+    note(S->Loc, "'" + Name + "' is declared here as '" + S->Spelling + "'");
+    return Quiet();
+  }
+  bool Ok = true;
+  for (size_t K = 0; K < Rank; ++K) {
+    Indices[K] = normaliseIndex(*S, Name, K, std::move(Indices[K]));
+    Ok &= Indices[K] != nullptr;
+  }
+  if (!Ok)
+    return Quiet();
+  // A zero so far (`a[0, j]`) or a zero index (`a[i, 0]`) leaves out its
+  // multiplication or addition, and a constant so far times a literal
+  // dimension is folded (`a[1, 2, k]` on `f32[4, 4, W]` is `a[6u32 * W + k]`).
+  hir::ExprPtr Linear = std::move(Indices[0]);
+  for (size_t K = 1; K < Rank; ++K) {
+    if (constantIndex(*Linear) == 0) {
+      Linear = std::move(Indices[K]);
+      continue;
+    }
+    Linear = std::make_unique<hir::BinaryExpr>(
+        Loc, hir::BinaryOp::Mul, std::move(Linear), indexDim(S->Dims[K], Loc));
+    if (constantIndex(*Indices[K]) != 0)
+      Linear = std::make_unique<hir::BinaryExpr>(
+          Loc, hir::BinaryOp::Add, std::move(Linear), std::move(Indices[K]));
+    if (std::optional<int64_t> V = constantIndex(*Linear);
+        V && *V >= 0 && *V <= int64_t(UINT32_MAX))
+      Linear = std::make_unique<hir::IntLitExpr>(Loc, *V, hir::Scalar::U32);
+  }
+  return std::make_unique<hir::IndexExpr>(Loc, std::move(Base),
+                                          std::move(Linear));
+}
+
+hir::ExprPtr PythonParser::normaliseIndex(const PyShapedBuffer &S,
+                                          StringRef Name, unsigned K,
+                                          hir::ExprPtr I) {
+  const PyDim &D = S.Dims[K];
+  std::string DimName = D.Name.empty() ? std::to_string(D.Value) : D.Name;
+  std::optional<int64_t> V = constantIndex(*I);
+  if (!V) {
+    // `-i` looks like a negative index but cannot be counted from the end.
+    if (const auto *U = dyn_cast<hir::UnaryExpr>(I.get());
+        U && U->Op == hir::UnaryOp::Neg) {
+      error(U->loc(), "a negative index must be an integer constant such as "
+                      "'-1' (counted from the end of the dimension); write '" +
+                          DimName +
+                          " - ...' to count from the end with a "
+                          "computed value");
+      return nullptr;
+    }
+    return I;
+  }
+  if (D.Name.empty() && (*V >= static_cast<int64_t>(D.Value) ||
+                         *V < -static_cast<int64_t>(D.Value))) {
+    error(I->loc(), "index " + std::to_string(*V) +
+                        " is out of range for dimension " + std::to_string(K) +
+                        " of '" + Name + "', which has " + DimName +
+                        " elements");
+    note(S.Loc, "'" + Name + "' is declared here as '" + S.Spelling + "'");
+    return nullptr;
+  }
+  if (*V >= 0)
+    return I;
+  SMLoc Loc = I->loc();
+  if (D.Name.empty())
+    return std::make_unique<hir::IntLitExpr>(Loc, D.Value + *V);
+  return std::make_unique<hir::BinaryExpr>(
+      Loc, hir::BinaryOp::Sub, indexDim(D, Loc),
+      std::make_unique<hir::IntLitExpr>(Loc, static_cast<uint64_t>(-*V)));
+}
+
+hir::ExprPtr PythonParser::parseShapeAttr(const hir::NameExpr &Base,
+                                          const PyShapedBuffer &S) {
+  const PyToken &Attr = consume(); // 'shape'
+  SMLoc Loc = Base.loc();
+  if (!is(PyTok::LBracket)) {
+    error(Attr.loc(), "'" + Base.Name +
+                          ".shape' must be indexed with a "
+                          "constant dimension, e.g. '" +
+                          Base.Name + ".shape[0]'");
+    return placeholder(Loc);
+  }
+  const PyToken &Open = consume();
+  hir::ExprPtr K = parseExpr();
+  if (!K)
+    return nullptr;
+  if (!expectClose(PyTok::RBracket, Open,
+                   "expected ']' to close the subscript"))
+    return nullptr;
+  if (S.Bad)
+    return placeholder(Loc);
+  std::optional<int64_t> V = constantIndex(*K);
+  int64_t Rank = static_cast<int64_t>(S.Dims.size());
+  if (!V) {
+    error(K->loc(), "the dimension in '" + Base.Name +
+                        ".shape[...]' must be an integer constant");
+    return placeholder(Loc);
+  }
+  if (*V >= Rank || *V < -Rank) {
+    error(K->loc(), "'" + Base.Name + ".shape[" + std::to_string(*V) +
+                        "]' is out of range: '" + Base.Name + "' has " +
+                        std::to_string(Rank) +
+                        (Rank == 1 ? " dimension" : " dimensions"));
+    note(S.Loc, "'" + Base.Name + "' is declared here as '" + S.Spelling + "'");
+    return placeholder(Loc);
+  }
+  const PyDim &D = S.Dims[*V < 0 ? *V + Rank : *V];
+  if (D.Name.empty())
+    return std::make_unique<hir::IntLitExpr>(Loc, D.Value);
+  return std::make_unique<hir::NameExpr>(Loc, D.Name);
+}
+
+void PythonParser::checkNotShapeParam(StringRef Name, SMLoc Loc) {
+  auto It = ShapeParams.find(Name);
+  if (It == ShapeParams.end())
+    return;
+  error(Loc, "cannot assign to '" + Name + "': it is a dimension of buffer '" +
+                 It->second.first + "'");
+  note(It->second.second, "'" + Name + "' is used in the shape of '" +
+                              It->second.first + "' here");
 }

@@ -4,9 +4,10 @@
 // parsePython(); the module level (`import wave`, `from wave import ...`,
 // docstrings, function definitions); `@kernel` and
 // `@wave.kernel(workgroup_size=...)` decorators; parameter, return and
-// variable type annotations; and the token, diagnostic and recovery
-// helpers. Statements are in PythonStmt.cpp, expressions in
-// PythonExpr.cpp.
+// variable type annotations, with the shapes of shaped buffer parameters
+// (`a: f32[M, N]`) resolved against the parameter list; and the token,
+// diagnostic and recovery helpers. Statements are in PythonStmt.cpp,
+// expressions in PythonExpr.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "PythonParser.h"
@@ -343,6 +344,9 @@ std::optional<hir::Scalar> wave::fe::pythonScalarType(StringRef Name) {
 }
 
 void PythonParser::parseFunctionDef(hir::Module &M) {
+  Shapes.clear();
+  ShapeParams.clear();
+  FlatBuffers.clear();
   KernelMark K;
   while (is(PyTok::At))
     parseDecorator(K);
@@ -573,6 +577,7 @@ bool PythonParser::parseParams(hir::FunctionDecl &F) {
     return false;
   }
   const PyToken &Open = consume();
+  std::vector<PyTypeRef> Types; // One per F.Params entry.
   while (!is(PyTok::RParen)) {
     if (is(PyTok::Star) || is(PyTok::StarStar) || is(PyTok::Slash)) {
       const PyToken &Mark = consume();
@@ -599,10 +604,12 @@ bool PythonParser::parseParams(hir::FunctionDecl &F) {
       }
       const PyToken &Name = consume();
       hir::Type Ty = hir::Type::invalid();
+      PyTypeRef Written;
       if (consumeIf(PyTok::Colon)) {
         std::optional<PyTypeRef> T = parseType();
         if (!T)
           return false;
+        Written = *T;
         if (T->IsNone)
           error(T->Loc, "'None' is not a parameter type");
         else if (T->IsBuffer && T->Valid)
@@ -622,12 +629,16 @@ bool PythonParser::parseParams(hir::FunctionDecl &F) {
           return false;
       }
       F.Params.emplace_back(Name.loc(), Name.Text.str(), Ty);
+      Types.push_back(std::move(Written));
     }
     if (!consumeIf(PyTok::Comma))
       break;
   }
-  return expectClose(PyTok::RParen, Open,
-                     "expected ')' to close the parameter list");
+  if (!expectClose(PyTok::RParen, Open,
+                   "expected ')' to close the parameter list"))
+    return false;
+  resolveShapes(F, Types);
+  return true;
 }
 
 std::optional<PyTypeRef> PythonParser::parseType() {
@@ -667,14 +678,14 @@ std::optional<PyTypeRef> PythonParser::parseType() {
                           "or float");
   }
   if (is(PyTok::LBracket)) {
-    const PyToken &Open = consume();
+    consume();
     T.IsBuffer = true;
     if (is(PyTok::Colon) && is(PyTok::RBracket, 1)) {
       consume();
       consume();
-    } else {
-      if (T.Valid)
-        error(Open.loc(), "buffer types are written '" + T.Spelling + "[:]'");
+    } else if (!parseShape(T)) {
+      T.BadShape = true;
+      T.Dims.clear();
       skipBracketRest();
     }
     if (T.Valid && T.S == hir::Scalar::Bool) {
@@ -683,6 +694,109 @@ std::optional<PyTypeRef> PythonParser::parseType() {
     }
   }
   return T;
+}
+
+bool PythonParser::parseShape(PyTypeRef &T) {
+  auto Malformed = [&](const PyToken &At, llvm::StringRef What) {
+    // An unknown element type was reported already.
+    if (T.Valid)
+      error(At.loc(), "buffer types are written '" + T.Spelling + "[:]', or '" +
+                          T.Spelling +
+                          "[M, N]' with each dimension an "
+                          "integer parameter or literal; " +
+                          What + " " + describe(At));
+    return false;
+  };
+  do {
+    if (is(PyTok::RBracket) && !T.Dims.empty())
+      break; // A trailing comma: `f32[N,]`.
+    const PyToken &D = tok();
+    if (isName()) {
+      T.Dims.push_back({D.loc(), D.Text.str(), 0});
+    } else if (D.is(PyTok::Number) && !D.IsFloat) {
+      if (D.IntValue < 1 || D.IntValue > UINT32_MAX) {
+        error(D.loc(), "a buffer dimension must be between 1 and 4294967295, "
+                       "found " +
+                           describe(D));
+        return false;
+      }
+      T.Dims.push_back({D.loc(), "", D.IntValue});
+    } else {
+      return Malformed(D, "found");
+    }
+    consume();
+  } while (consumeIf(PyTok::Comma));
+  if (!is(PyTok::RBracket))
+    return Malformed(tok(), "expected ',' or ']' after a dimension, found");
+  consume();
+  if (T.Dims.size() > MaxDims) {
+    error(T.Dims[MaxDims].Loc, "buffers have at most " + llvm::Twine(MaxDims) +
+                                   " dimensions, found " +
+                                   llvm::Twine(T.Dims.size()));
+    T.BadShape = true;
+    T.Dims.clear();
+  }
+  return true;
+}
+
+void PythonParser::resolveShapes(const hir::FunctionDecl &F,
+                                 const std::vector<PyTypeRef> &Types) {
+  for (size_t I = 0; I < Types.size(); ++I) {
+    const PyTypeRef &T = Types[I];
+    const hir::Param &P = F.Params[I];
+    if (!T.IsBuffer)
+      continue;
+    if (T.Dims.empty() && !T.BadShape) {
+      FlatBuffers.try_emplace(P.Name, T.Loc, T.Spelling + "[:]");
+      continue;
+    }
+    PyShapedBuffer S;
+    S.Loc = T.Loc;
+    // An unknown element type was reported: so is nothing about its shape.
+    S.Bad = T.BadShape || !T.Valid;
+    if (S.Bad) {
+      Shapes.try_emplace(P.Name, std::move(S));
+      continue;
+    }
+    S.Spelling = T.Spelling + "[";
+    for (const PyDim &D : T.Dims) {
+      PyDim R = D;
+      if (&D != &T.Dims.front())
+        S.Spelling += ", ";
+      S.Spelling += D.Name.empty() ? std::to_string(D.Value) : D.Name;
+      if (!D.Name.empty()) {
+        const hir::Param *Dim = nullptr;
+        for (const hir::Param &Q : F.Params)
+          if (Q.Name == D.Name) {
+            Dim = &Q;
+            break;
+          }
+        if (!Dim) {
+          error(D.Loc, "the shape of '" + P.Name + "' names '" + D.Name +
+                           "', which is not a parameter of '" + F.Name +
+                           "'; a dimension is an 'i32' or 'u32' parameter "
+                           "or an integer literal");
+          S.Bad = true;
+        } else if (!Dim->Ty.isScalar(hir::Scalar::U32) &&
+                   !Dim->Ty.isScalar(hir::Scalar::I32)) {
+          if (!Dim->Ty.isInvalid()) {
+            error(D.Loc, "the shape of '" + P.Name + "' names '" + D.Name +
+                             "', which is '" + hir::typeName(Dim->Ty) +
+                             "'; a dimension must be an 'i32' or 'u32' "
+                             "parameter");
+            note(Dim->Loc, "'" + D.Name + "' is declared here");
+          }
+          S.Bad = true;
+        } else {
+          R.Signed = Dim->Ty.isScalar(hir::Scalar::I32);
+          ShapeParams.try_emplace(D.Name, P.Name, D.Loc);
+        }
+      }
+      S.Dims.push_back(R);
+    }
+    S.Spelling += "]";
+    Shapes.try_emplace(P.Name, std::move(S));
+  }
 }
 
 std::unique_ptr<hir::Module>

@@ -25,6 +25,7 @@
 #include "wave/HIR/Diagnostics.h"
 #include "wave/HIR/HIR.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
 #include <array>
@@ -35,14 +36,42 @@
 
 namespace wave::fe {
 
-/// A type annotation as written: `f32`, `wave.u32`, `f32[:]`, `None`.
+/// One dimension of a shaped buffer annotation `T[M, 4]`: the name of an
+/// integer parameter of the same function, or an integer literal.
+struct PyDim {
+  llvm::SMLoc Loc;    ///< The dimension's token.
+  std::string Name;   ///< The parameter; empty for a literal.
+  uint64_t Value = 0; ///< The literal (1..2^32-1) when Name is empty.
+  /// Set once the parameter is resolved: it is an `i32` (converted to
+  /// `u32` where an index is linearised).
+  bool Signed = false;
+};
+
+/// A type annotation as written: `f32`, `wave.u32`, `f32[:]`, `f32[M, N]`,
+/// `None`.
 struct PyTypeRef {
   llvm::SMLoc Loc;       ///< The first token of the annotation.
   bool Valid = false;    ///< A known scalar was named (S is meaningful).
   bool IsNone = false;   ///< `None`.
-  bool IsBuffer = false; ///< `T[:]`.
+  bool IsBuffer = false; ///< `T[:]` or `T[dims]`.
+  /// `T[dims]`: the shape, outermost dimension first (row-major). Empty
+  /// for `T[:]`.
+  std::vector<PyDim> Dims;
+  /// A malformed shape (reported): the buffer is neither `T[:]` nor shaped.
+  bool BadShape = false;
   hir::Scalar S = hir::Scalar::I32;
   std::string Spelling; ///< The type name without qualifier, for messages.
+};
+
+/// A buffer parameter of the function being parsed that was declared with
+/// a shape (`a: f32[M, N]`): its subscripts and `.shape` are desugared to
+/// one-dimensional HIR (formats/kernel-languages.md, "Shaped buffers").
+struct PyShapedBuffer {
+  std::vector<PyDim> Dims;
+  llvm::SMLoc Loc;      ///< The annotation, for notes.
+  std::string Spelling; ///< The annotation as written, e.g. "f32[M, N]".
+  /// The shape had an error (reported): uses are accepted quietly.
+  bool Bad = false;
 };
 
 class PythonParser {
@@ -55,6 +84,8 @@ public:
 
   /// Deepest nesting of expressions and blocks before "nesting too deep".
   static constexpr unsigned MaxDepth = 256;
+  /// Most dimensions of a shaped buffer (NumPy's classic NPY_MAXDIMS).
+  static constexpr unsigned MaxDims = 32;
 
 private:
   //===--- Tokens and diagnostics (PythonParser.cpp) ---------------------===//
@@ -142,8 +173,19 @@ private:
   void parseDecorator(KernelMark &K);
   void parseWorkgroupSize(KernelMark &K);
   bool parseParams(hir::FunctionDecl &F);
+  /// Records the shaped buffer parameters of \p F (Shapes, ShapeParams)
+  /// and reports every dimension that names no `i32`/`u32` parameter of
+  /// \p F. \p Types holds the annotation of each of F.Params (index by
+  /// index).
+  void resolveShapes(const hir::FunctionDecl &F,
+                     const std::vector<PyTypeRef> &Types);
   /// A type annotation; std::nullopt after a syntax error (reported).
   std::optional<PyTypeRef> parseType();
+  /// After the `[` of a buffer type other than `T[:]`: the dimensions and
+  /// the `]`. Returns false after reporting a malformed shape (the rest of
+  /// the brackets is then the caller's to skip); more than MaxDims
+  /// dimensions are reported and set T.BadShape.
+  bool parseShape(PyTypeRef &T);
   /// Reports a statement keyword outside the dialect and returns true.
   bool rejectUnsupportedStatement();
 
@@ -188,11 +230,41 @@ private:
   bool parseCallArgs(hir::CallExpr &C, const PyToken &LParen);
   hir::ExprPtr placeholder(llvm::SMLoc Loc);
 
+  //===--- Shaped buffers (PythonExpr.cpp) ------------------------------===//
+  /// The shaped buffer parameter \p E names, or null.
+  const PyShapedBuffer *shapeOf(const hir::Expr &E) const;
+  /// `Base[Indices...]` (\p Open is the `[`; \p CommaLoc the first comma,
+  /// unset when there is none): a one-dimensional IndexExpr, with the index
+  /// linearised for a shaped buffer. Reports a wrong number of indices and
+  /// constant indices outside a literal dimension.
+  hir::ExprPtr makeSubscript(hir::ExprPtr Base, const PyToken &Open,
+                             std::vector<hir::ExprPtr> Indices,
+                             llvm::SMLoc CommaLoc);
+  /// Index \p I of dimension \p K of \p S with a negative constant index
+  /// counted from the end; null after an error (reported).
+  hir::ExprPtr normaliseIndex(const PyShapedBuffer &S, llvm::StringRef Name,
+                              unsigned K, hir::ExprPtr I);
+  /// At the `shape` of `Base.shape`: `.shape[k]` for a constant k, as the
+  /// dimension's parameter or literal.
+  hir::ExprPtr parseShapeAttr(const hir::NameExpr &Base,
+                              const PyShapedBuffer &S);
+  /// Reports an assignment (or declaration) of \p Name at \p Loc when it
+  /// names a dimension of a shaped buffer.
+  void checkNotShapeParam(llvm::StringRef Name, llvm::SMLoc Loc);
+
   std::vector<PyLexError> LexErrors;
   size_t NextLexError = 0;
   std::vector<PyToken> Toks;
   size_t Pos = 0;
   hir::DiagnosticEngine &Diags;
+  /// The shaped buffer parameters of the function being parsed, by name.
+  llvm::StringMap<PyShapedBuffer> Shapes;
+  /// The parameters of that function that name a dimension: the buffer and
+  /// the dimension's token (for "cannot assign").
+  llvm::StringMap<std::pair<std::string, llvm::SMLoc>> ShapeParams;
+  /// Its buffer parameters declared `T[:]`, for messages: the annotation
+  /// and its spelling ("f32[:]").
+  llvm::StringMap<std::pair<llvm::SMLoc, std::string>> FlatBuffers;
   unsigned Depth = 0;
   /// Nesting too deep: everything after is skipped and nothing reported.
   bool Fatal = false;

@@ -210,6 +210,7 @@ bool PythonParser::parseSimpleStatement(std::vector<hir::StmtPtr> &Out) {
 bool PythonParser::parseAnnotatedDecl(std::vector<hir::StmtPtr> &Out) {
   const PyToken &Name = consume();
   consume(); // ':'
+  checkNotShapeParam(Name.Text, Name.loc());
   std::optional<PyTypeRef> T = parseType();
   if (!T)
     return false;
@@ -242,6 +243,7 @@ bool PythonParser::parseAnnotatedDecl(std::vector<hir::StmtPtr> &Out) {
 bool PythonParser::parseSharedDecl(std::vector<hir::StmtPtr> &Out) {
   const PyToken &Name = consume();
   consume(); // '='
+  checkNotShapeParam(Name.Text, Name.loc());
   if (isIdent("wave")) {
     consume();
     consume();
@@ -354,7 +356,9 @@ bool PythonParser::parseAssignOrExpr(std::vector<hir::StmtPtr> &Out) {
     return true;
   }
   consume();
-  if (!isa<hir::NameExpr>(E.get()) && !isa<hir::IndexExpr>(E.get()))
+  if (const auto *N = dyn_cast<hir::NameExpr>(E.get()))
+    checkNotShapeParam(N->Name, N->loc());
+  else if (!isa<hir::IndexExpr>(E.get()))
     error(E->loc(), "cannot assign to this expression; the target must be a "
                     "name or 'buffer[index]'");
   hir::ExprPtr V = parseExpr();
@@ -453,6 +457,7 @@ hir::StmtPtr PythonParser::parseFor() {
   } else {
     const PyToken &Var = consume();
     consume(); // 'in'
+    checkNotShapeParam(Var.Text, Var.loc());
     SMLoc IterLoc = tok().loc();
     hir::ExprPtr Iter = parseExpr();
     if (Iter) {

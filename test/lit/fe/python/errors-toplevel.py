@@ -81,10 +81,10 @@ def h(a: f32, *, b: f32, /, c: None, d: bool[:]):
 
 # CHECK: {{.*}}errors-toplevel.py:[[@LINE+5]]:10: error: unknown type 'float32'; expected f32, f16, f64, i32, u32, bool, int or float
 # CHECK: {{.*}}errors-toplevel.py:[[@LINE+4]]:22: error: qualified type 'np.float32' is not supported; write a WAVE type such as 'f32' or 'wave.f32'
-# CHECK: {{.*}}errors-toplevel.py:[[@LINE+3]]:40: error: buffer types are written 'f32[:]'
-# CHECK: {{.*}}errors-toplevel.py:[[@LINE+2]]:50: error: buffer types are written 'f32[:]'
-# CHECK: {{.*}}errors-toplevel.py:[[@LINE+1]]:58: error: unknown type 'list'; expected f32, f16, f64, i32, u32, bool, int or float
-def i(a: float32, b: np.float32, c: f32[], d: f32[4], e: list[f32]):
+# CHECK: {{.*}}errors-toplevel.py:[[@LINE+3]]:41: error: buffer types are written 'f32[:]', or 'f32[M, N]' with each dimension an integer parameter or literal; found ']'
+# CHECK: {{.*}}errors-toplevel.py:[[@LINE+2]]:51: error: buffer types are written 'f32[:]', or 'f32[M, N]' with each dimension an integer parameter or literal; found '4.0'
+# CHECK: {{.*}}errors-toplevel.py:[[@LINE+1]]:60: error: unknown type 'list'; expected f32, f16, f64, i32, u32, bool, int or float
+def i(a: float32, b: np.float32, c: f32[], d: f32[4.0], e: list[f32]):
     pass
 
 # CHECK: {{.*}}errors-toplevel.py:[[@LINE+1]]:1: error: 'async' functions are not supported in WAVE kernels

@@ -99,7 +99,7 @@ def k(a: f32[:], n: u32):
     x = wave.f32
     # CHECK: {{.*}}errors-unsupported.py:[[@LINE+1]]:12: error: slices are not supported in WAVE kernels
     x = a[1:2]
-    # CHECK: {{.*}}errors-unsupported.py:[[@LINE+1]]:12: error: multi-dimensional indexing is not supported in WAVE kernels; index with a flat offset
+    # CHECK: {{.*}}errors-unsupported.py:[[@LINE+1]]:12: error: 'a' is declared 'f32[:]' and takes one index; declare its shape (e.g. 'a: f32[M, N]' with 'M: u32, N: u32') to index it with 2 indices
     x = a[1, 2]
     # CHECK: {{.*}}errors-unsupported.py:[[@LINE+1]]:19: error: keyword arguments are not supported in WAVE kernels
     x = thread_id(d=0)
