@@ -6,6 +6,8 @@
 # clang-22 and lld-22 are also the AMDGCN stage's assembler and linker
 # (wave-as --target=amdgcn-amd-amdhsa); llvm-22 brings llvm-readelf-22 and
 # llvm-objdump-22, which the AMDGCN tests inspect code objects with.
+# libclang-22-dev gives Clang's static libraries and headers: wave-fe
+# --cpp-frontend=clang parses C++ kernels with Clang's front end in process.
 # libhsa-runtime-dev gives ROCm's HSA headers, the types and constants of
 # wave-run --device=hsa (its hsa.h also checks the AQL packet layout in the
 # unit tests); the runtime library it brings along is loaded with dlopen,
@@ -15,6 +17,7 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build make python3
   clang-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev
+  libclang-22-dev
   libzstd-dev libz3-dev zlib1g-dev
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libhsa-runtime-dev

@@ -6,7 +6,9 @@
 // the MIR verifier (lowering never makes invalid MIR from checked HIR), and
 // printing must not fail. Never crashing, hanging or leaking on any input is
 // the property under test (docs/conventions.md §5: no input may crash a tool).
-// Run by test/lit/fuzz/fe-fuzz.test.
+// WAVE_FUZZ_PARSER, when defined, replaces fe::parseSource (the C++ dialect
+// through Clang's front end: fe-cpp-clang-fuzzer.cpp). Run by
+// test/lit/fuzz/fe-fuzz.test.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Frontend/Frontend.h"
@@ -30,7 +32,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   unsigned ID = SM.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(Text, "fuzz"), llvm::SMLoc());
   hir::DiagnosticEngine Diags;
+#ifdef WAVE_FUZZ_PARSER
+  auto M = WAVE_FUZZ_PARSER(SM, ID, Diags);
+#else
   auto M = fe::parseSource(hir::Language::WAVE_FUZZ_LANGUAGE, SM, ID, Diags);
+#endif
   {
     std::string S;
     llvm::raw_string_ostream OS(S);

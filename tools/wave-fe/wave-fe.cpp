@@ -43,12 +43,18 @@ int main(int Argc, char **Argv) {
   auto App = makeApp(ToolName, "Compile a Python, C++, Rust or TypeScript "
                                "kernel to MIR");
   std::string Lang, Emit = "mir", Kernel, WGSize, Output = "-", Input = "-";
+  std::string CppFrontend = "builtin";
   App->add_option("--lang,-x", Lang,
                   "Source language (default: from the file extension)")
       ->check(CLI::IsMember({"python", "py", "cpp", "c++", "rust", "rs",
                              "typescript", "ts"})
                   .description(""))
       ->type_name("python|cpp|rust|typescript");
+  App->add_option("--cpp-frontend", CppFrontend,
+                  "C++ parser: the dialect's own (builtin, the default) or "
+                  "Clang's front end (clang)")
+      ->check(CLI::IsMember({"builtin", "clang"}).description(""))
+      ->type_name("builtin|clang");
   App->add_option("--emit", Emit,
                   "mir: MIR text (default); hir: checked HIR; ast: HIR as "
                   "parsed, before checking")
@@ -110,7 +116,10 @@ int main(int Argc, char **Argv) {
     unsigned BufID = SM.AddNewSourceBuffer(std::move(Owned), llvm::SMLoc());
 
     hir::DiagnosticEngine Diags;
-    std::unique_ptr<hir::Module> M = fe::parseSource(*L, SM, BufID, Diags);
+    std::unique_ptr<hir::Module> M =
+        *L == hir::Language::Cpp && CppFrontend == "clang"
+            ? fe::parseCppWithClang(SM, BufID, Diags)
+            : fe::parseSource(*L, SM, BufID, Diags);
     if (Emit != "ast" && !Diags.hasErrors())
       hir::checkModule(*M, Diags);
     if (!Kernel.empty() && !Diags.hasErrors()) {

@@ -30,6 +30,13 @@ std::unique_ptr<hir::Module> parsePython(const llvm::SourceMgr &SM,
 std::unique_ptr<hir::Module> parseCpp(const llvm::SourceMgr &SM,
                                       unsigned BufferID,
                                       hir::DiagnosticEngine &Diags);
+/// The same for the C++ dialect through Clang's front end (C++20, in
+/// process): Clang parses, instantiates templates, resolves overloads and
+/// reports C++ errors; the checked AST is lowered to the same unchecked HIR
+/// parseCpp builds (Cpp/ClangFrontend.cpp).
+std::unique_ptr<hir::Module> parseCppWithClang(const llvm::SourceMgr &SM,
+                                               unsigned BufferID,
+                                               hir::DiagnosticEngine &Diags);
 /// The same for the Rust dialect.
 std::unique_ptr<hir::Module> parseRust(const llvm::SourceMgr &SM,
                                        unsigned BufferID,

@@ -1,0 +1,1 @@
+inline float helper(float v) { return v - 1.0f; }
