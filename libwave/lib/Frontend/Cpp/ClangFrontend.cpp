@@ -46,6 +46,7 @@
 #include "clang/Sema/Sema.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -325,6 +326,68 @@ private:
   hir::ExprPtr expr(const clang::Expr *E);
   hir::ExprPtr call(const clang::CallExpr *C);
 
+  //===--- Structs and classes: scalarised, their functions inlined ------===//
+  /// One scalar of a flattened struct: its path below the object
+  /// (".re", ".pos.x") and type.
+  struct Field {
+    std::string Path;
+    hir::Scalar Ty;
+  };
+  /// The class type of \p T (references looked through), or null.
+  static const clang::CXXRecordDecl *recordOf(clang::QualType T);
+  /// Appends the scalars of class type \p T to \p Out in declaration order
+  /// (nested classes flattened); false, with an error at \p L, for a field
+  /// of another type, a base class or a virtual function.
+  bool fieldsOf(clang::QualType T, clang::SourceLocation L,
+                std::vector<Field> &Out, const std::string &Prefix = "");
+  /// Whether a call of \p F must be inlined: a member function, or one that
+  /// takes or returns a class.
+  bool needsInlining(const clang::FunctionDecl *F) const;
+  /// The HIR name of an object denoted by \p E (a variable, a member of one,
+  /// `*this`), or std::nullopt for a temporary.
+  std::optional<std::string> objectPath(const clang::Expr *E);
+  /// The values of the scalars of the class-typed expression \p E, in
+  /// fieldsOf order; false after an error.
+  bool structValue(const clang::Expr *E, std::vector<hir::ExprPtr> &Out);
+  /// What an inlined call gives: nothing, a scalar variable, or the HIR
+  /// name prefix of a class object.
+  struct Inlined {
+    enum Kind { Void, Scalar, Object } K = Void;
+    std::string Name;
+  };
+  /// Inlines a call of \p F on object \p Obj (null for a free function)
+  /// with \p Args into the statements before the current one (Pre).
+  std::optional<Inlined> inlineCall(const clang::FunctionDecl *F,
+                                    const clang::Expr *Obj,
+                                    llvm::ArrayRef<const clang::Expr *> Args,
+                                    clang::SourceLocation L);
+  /// The callee, object and arguments of a call that needs inlining.
+  bool inlineParts(const clang::Expr *E, const clang::FunctionDecl *&F,
+                   const clang::Expr *&Obj,
+                   llvm::SmallVectorImpl<const clang::Expr *> &Args);
+  /// The HIR name of a local or parameter (renamed inside inlined bodies).
+  std::string varName(const clang::ValueDecl *D) const {
+    auto It = Renames.find(D);
+    return It != Renames.end() ? It->second : D->getNameAsString();
+  }
+  /// A fresh HIR variable declaration (typed, no initial value unless
+  /// given) appended to \p Out.
+  void declare(std::vector<hir::StmtPtr> &Out, SMLoc L, const std::string &N,
+               hir::Scalar T, hir::ExprPtr Init = nullptr);
+
+  /// Statements that must run before the statement being lowered (the
+  /// bodies of inlined calls); null where none may go (a loop condition,
+  /// the right operand of && and ||, an arm of ?:).
+  std::vector<hir::StmtPtr> *Pre = nullptr;
+  /// Locals and parameters of inlined bodies, renamed; reference
+  /// parameters bound to their argument.
+  llvm::DenseMap<const clang::ValueDecl *, std::string> Renames;
+  /// The HIR name prefix of `*this` in an inlined member function.
+  std::string ThisBase;
+  /// The prefix of the innermost inlined body's names ("" outside).
+  std::string InlinePrefix;
+  unsigned InlineCount = 0, InlineDepth = 0;
+
   clang::ASTContext &Ctx;
   LocationMap &Locs;
   hir::DiagnosticEngine &Diags;
@@ -478,6 +541,8 @@ std::unique_ptr<hir::Module> Lowering::run() {
   rejectVirtualClasses(Ctx.getTranslationUnitDecl());
   for (const clang::FunctionDecl *F : topLevelFunctions()) {
     const clang::FunctionDecl *Def = F->getDefinition();
+    if (needsInlining(F) && !hasNote(F, KernelNote))
+      continue; // lowered where it is called
     if (!Def || Def == F)
       require(F);
   }
@@ -573,6 +638,24 @@ void Lowering::varDecl(const clang::VarDecl *V,
     unsupported(V->getLocation(), "a static local variable");
     return;
   }
+  std::string Name = InlinePrefix.empty()
+                         ? V->getNameAsString()
+                         : InlinePrefix + "." + V->getNameAsString();
+  if (!InlinePrefix.empty())
+    Renames[V] = Name;
+  if (recordOf(T) && !T->isReferenceType()) {
+    // A class object: one variable per scalar, "z.re", "z.im".
+    std::vector<Field> Fs;
+    if (!fieldsOf(T, V->getLocation(), Fs))
+      return;
+    std::vector<hir::ExprPtr> Vals;
+    if (V->hasInit() && !structValue(V->getInit(), Vals))
+      return;
+    for (size_t I = 0; I != Fs.size(); ++I)
+      declare(Out, L, Name + Fs[I].Path, Fs[I].Ty,
+              Vals.empty() ? nullptr : std::move(Vals[I]));
+    return;
+  }
   std::optional<hir::Scalar> S = scalar(T);
   if (!S) {
     Diags.error(L, "a variable of type '" + T.getAsString() +
@@ -584,13 +667,17 @@ void Lowering::varDecl(const clang::VarDecl *V,
   hir::ExprPtr Init = V->hasInit() ? expr(V->getInit()) : nullptr;
   bool Mutable = !T.isConstQualified();
   Out.push_back(std::make_unique<hir::VarDecl>(
-      L, V->getNameAsString(), Auto ? std::nullopt : std::optional(*S),
-      std::move(Init), Mutable));
+      L, Name, Auto ? std::nullopt : std::optional(*S), std::move(Init),
+      Mutable));
 }
 
 void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
   if (!S)
     return;
+  // Inlined calls of this statement go right before it.
+  std::vector<hir::StmtPtr> *SavedPre = Pre;
+  Pre = &Out;
+  llvm::scope_exit Restore([&] { Pre = SavedPre; });
   switch (S->getStmtClass()) {
   case clang::Stmt::NullStmtClass:
     return;
@@ -639,14 +726,20 @@ void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
   }
   case clang::Stmt::WhileStmtClass: {
     const auto *W = llvm::cast<clang::WhileStmt>(S);
-    Out.push_back(std::make_unique<hir::WhileStmt>(
-        loc(W), expr(W->getCond()), block(W->getBody())));
+    Pre = nullptr;
+    hir::ExprPtr Cond = expr(W->getCond());
+    Pre = &Out;
+    Out.push_back(std::make_unique<hir::WhileStmt>(loc(W), std::move(Cond),
+                                                   block(W->getBody())));
     return;
   }
   case clang::Stmt::DoStmtClass: {
     const auto *D = llvm::cast<clang::DoStmt>(S);
+    Pre = nullptr;
+    hir::ExprPtr Cond = expr(D->getCond());
+    Pre = &Out;
     Out.push_back(std::make_unique<hir::WhileStmt>(
-        loc(D), expr(D->getCond()), block(D->getBody()), /*DoWhile=*/true));
+        loc(D), std::move(Cond), block(D->getBody()), /*DoWhile=*/true));
     return;
   }
   case clang::Stmt::ForStmtClass: {
@@ -660,10 +753,12 @@ void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
       if (!One.empty())
         FS->Init = std::move(One.front());
     }
+    Pre = nullptr;
     if (F->getCond())
       FS->Cond = expr(F->getCond());
     if (F->getInc())
       FS->Step = simpleStmt(F->getInc());
+    Pre = &Out;
     FS->Body = block(F->getBody());
     Out.push_back(std::move(FS));
     return;
@@ -750,6 +845,42 @@ hir::StmtPtr Lowering::simpleStmt(const clang::Stmt *S) {
   const auto *E = llvm::cast<clang::Expr>(S)->IgnoreParens();
   if (const auto *EWC = llvm::dyn_cast<clang::ExprWithCleanups>(E))
     E = EWC->getSubExpr()->IgnoreParens();
+  // `a = b` on class objects with the implicit (member-wise) assignment.
+  if (const auto *Op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == clang::OO_Equal && Op->getNumArgs() == 2) {
+    const auto *MD = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(
+        Op->getDirectCallee());
+    if (MD && MD->isTrivial()) {
+      std::optional<std::string> To = objectPath(Op->getArg(0));
+      std::vector<Field> Fs;
+      std::vector<hir::ExprPtr> Vals;
+      if (!To) {
+        unsupported(Op->getExprLoc(), "assigning to this object");
+        return nullptr;
+      }
+      if (!fieldsOf(Op->getArg(0)->getType(), Op->getExprLoc(), Fs) ||
+          !structValue(Op->getArg(1), Vals) || !Pre)
+        return nullptr;
+      SMLoc L = loc(Op->getOperatorLoc());
+      for (size_t I = 0; I + 1 < Fs.size(); ++I)
+        Pre->push_back(std::make_unique<hir::AssignStmt>(
+            L, std::make_unique<hir::NameExpr>(L, *To + Fs[I].Path),
+            std::move(Vals[I])));
+      return std::make_unique<hir::AssignStmt>(
+          L, std::make_unique<hir::NameExpr>(L, *To + Fs.back().Path),
+          std::move(Vals.back()));
+    }
+  }
+  // A call that is inlined and whose value is not used.
+  {
+    const clang::FunctionDecl *F = nullptr;
+    const clang::Expr *Obj = nullptr;
+    llvm::SmallVector<const clang::Expr *, 4> Args;
+    if (inlineParts(E, F, Obj, Args)) {
+      inlineCall(F, Obj, Args, E->getExprLoc());
+      return nullptr;
+    }
+  }
   if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E)) {
     if (B->getOpcode() == clang::BO_Assign)
       return std::make_unique<hir::AssignStmt>(
@@ -816,7 +947,7 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
               L, C->getInt().getZExtValue(), scalar(V->getType()));
         return Bad("a global variable");
       }
-      return std::make_unique<hir::NameExpr>(L, V->getNameAsString());
+      return std::make_unique<hir::NameExpr>(L, varName(V));
     }
     if (const auto *EC = llvm::dyn_cast<clang::EnumConstantDecl>(D))
       return std::make_unique<hir::IntLitExpr>(
@@ -854,14 +985,25 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
     if (!Op || B->isAssignmentOp())
       return Bad(B->isAssignmentOp() ? "assignment inside an expression"
                                      : "the comma operator");
-    return std::make_unique<hir::BinaryExpr>(L, *Op, expr(B->getLHS()),
-                                             expr(B->getRHS()));
+    hir::ExprPtr LHS = expr(B->getLHS());
+    std::vector<hir::StmtPtr> *SavedPre = Pre;
+    if (B->isLogicalOp())
+      Pre = nullptr; // the right operand may not run
+    hir::ExprPtr RHS = expr(B->getRHS());
+    Pre = SavedPre;
+    return std::make_unique<hir::BinaryExpr>(L, *Op, std::move(LHS),
+                                             std::move(RHS));
   }
   case clang::Stmt::ConditionalOperatorClass: {
     const auto *C = llvm::cast<clang::ConditionalOperator>(E);
+    hir::ExprPtr Cond = expr(C->getCond());
+    std::vector<hir::StmtPtr> *SavedPre = Pre;
+    Pre = nullptr; // only one arm runs
+    hir::ExprPtr Then = expr(C->getTrueExpr()), Else = expr(C->getFalseExpr());
+    Pre = SavedPre;
     return std::make_unique<hir::ConditionalExpr>(
-        loc(C->getQuestionLoc()), expr(C->getCond()), expr(C->getTrueExpr()),
-        expr(C->getFalseExpr()));
+        loc(C->getQuestionLoc()), std::move(Cond), std::move(Then),
+        std::move(Else));
   }
   case clang::Stmt::ArraySubscriptExprClass: {
     const auto *A = llvm::cast<clang::ArraySubscriptExpr>(E);
@@ -878,7 +1020,46 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
     return std::make_unique<hir::CastExpr>(L, *To, expr(C->getSubExpr()));
   }
   case clang::Stmt::CallExprClass:
+  case clang::Stmt::CXXMemberCallExprClass:
+  case clang::Stmt::CXXOperatorCallExprClass: {
+    const clang::FunctionDecl *F = nullptr;
+    const clang::Expr *Obj = nullptr;
+    llvm::SmallVector<const clang::Expr *, 4> Args;
+    if (inlineParts(E, F, Obj, Args)) {
+      std::optional<Inlined> R = inlineCall(F, Obj, Args, E->getExprLoc());
+      if (!R || R->K != Inlined::Scalar)
+        return R && R->K == Inlined::Void ? Bad("using the value of a void call")
+               : R ? Bad("a class object where a number is needed")
+                   : std::make_unique<hir::IntLitExpr>(L, 0);
+      return std::make_unique<hir::NameExpr>(L, R->Name);
+    }
+    if (!llvm::isa<clang::CallExpr>(E) ||
+        E->getStmtClass() != clang::Stmt::CallExprClass)
+      return Bad("this operator call");
     return call(llvm::cast<clang::CallExpr>(E));
+  }
+  case clang::Stmt::MemberExprClass: {
+    // A scalar member: of a named object "z.re", or of a temporary.
+    const auto *ME = llvm::cast<clang::MemberExpr>(E);
+    if (std::optional<std::string> P = objectPath(E))
+      return std::make_unique<hir::NameExpr>(L, *P);
+    const auto *FD = llvm::dyn_cast<clang::FieldDecl>(ME->getMemberDecl());
+    std::vector<Field> Fs;
+    std::vector<hir::ExprPtr> Vals;
+    if (!FD || !fieldsOf(ME->getBase()->getType(), ME->getExprLoc(), Fs) ||
+        !structValue(ME->getBase(), Vals))
+      return FD ? std::make_unique<hir::IntLitExpr>(L, 0)
+                : Bad("this member");
+    std::string Want = "." + FD->getNameAsString();
+    for (size_t I = 0; I != Fs.size(); ++I)
+      if (Fs[I].Path == Want)
+        return std::move(Vals[I]);
+    return Bad("this member");
+  }
+  case clang::Stmt::CXXDefaultArgExprClass:
+    return expr(llvm::cast<clang::CXXDefaultArgExpr>(E)->getExpr());
+  case clang::Stmt::CXXDefaultInitExprClass:
+    return expr(llvm::cast<clang::CXXDefaultInitExpr>(E)->getExpr());
   case clang::Stmt::InitListExprClass: {
     // A scalar's braces: `float b{x}`, `T x{}`.
     const auto *IL = llvm::cast<clang::InitListExpr>(E);
@@ -919,6 +1100,467 @@ hir::ExprPtr Lowering::call(const clang::CallExpr *C) {
     if (!llvm::isa<clang::CXXDefaultArgExpr>(A))
       Call->Args.push_back(expr(A));
   return Call;
+}
+
+//===----------------------------------------------------------------------===//
+// Structs and classes
+//===----------------------------------------------------------------------===//
+//
+// A class object is scalarised: one HIR variable per scalar member, named
+// by its path ("z.re"; nested members "p.pos.x"). Calls of member
+// functions, operators, constructors and functions that take or return a
+// class are inlined: the callee's body becomes a block before the statement
+// that calls it, its parameters and locals renamed under "inlN.", its
+// object's members the caller's variables, and its result a variable
+// "inlN.ret" (or the members "inlN.ret.re", ...). HIR and MIR see only
+// scalars (issue 26: structs "scalarised in lowering; MIR need not change").
+
+const clang::CXXRecordDecl *Lowering::recordOf(clang::QualType T) {
+  const clang::CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD ? RD->getDefinition() : nullptr;
+}
+
+bool Lowering::fieldsOf(clang::QualType T, clang::SourceLocation L,
+                        std::vector<Field> &Out, const std::string &Prefix) {
+  const clang::CXXRecordDecl *RD = recordOf(T);
+  if (!RD) {
+    unsupported(L, "a value of type '" + T.getAsString() + "'");
+    return false;
+  }
+  if (RD->getNumBases() || RD->isUnion() || RD->isPolymorphic()) {
+    unsupported(L, "a class with base classes, a union or a class with "
+                   "virtual functions as a value");
+    return false;
+  }
+  size_t Before = Out.size();
+  for (const clang::FieldDecl *FD : RD->fields()) {
+    clang::QualType FT = FD->getType();
+    std::string Path = Prefix + "." + FD->getNameAsString();
+    if (std::optional<hir::Scalar> S = scalar(FT); S && !FD->isBitField()) {
+      Out.push_back({Path, *S});
+    } else if (recordOf(FT) && !FT->isReferenceType()) {
+      if (!fieldsOf(FT, FD->getLocation(), Out, Path))
+        return false;
+    } else {
+      Diags.error(loc(FD->getLocation()),
+                  "a member of type '" + FT.getAsString() +
+                      "' is not supported in WAVE kernels (members are "
+                      "numbers, bools or classes of them)");
+      return false;
+    }
+  }
+  if (Out.size() == Before && Prefix.empty()) {
+    unsupported(L, "a class without data members as a value");
+    return false;
+  }
+  return true;
+}
+
+bool Lowering::needsInlining(const clang::FunctionDecl *F) const {
+  if (llvm::isa<clang::CXXMethodDecl>(F))
+    return true;
+  if (recordOf(F->getReturnType()))
+    return true;
+  for (const clang::ParmVarDecl *P : F->parameters())
+    if (recordOf(P->getType()) || P->getType()->isReferenceType())
+      return true;
+  return false;
+}
+
+/// \p E without the nodes that do not change an object's identity.
+static const clang::Expr *skipWrappers(const clang::Expr *E) {
+  while (true) {
+    E = E->IgnoreParens();
+    if (const auto *C = llvm::dyn_cast<clang::ImplicitCastExpr>(E);
+        C && (C->getCastKind() == clang::CK_NoOp ||
+              C->getCastKind() == clang::CK_LValueToRValue ||
+              C->getCastKind() == clang::CK_UncheckedDerivedToBase))
+      E = C->getSubExpr();
+    else if (const auto *M = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *W = llvm::dyn_cast<clang::ExprWithCleanups>(E))
+      E = W->getSubExpr();
+    else if (const auto *B = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *K = llvm::dyn_cast<clang::ConstantExpr>(E))
+      E = K->getSubExpr();
+    else
+      return E;
+  }
+}
+
+std::optional<std::string> Lowering::objectPath(const clang::Expr *E) {
+  E = skipWrappers(E);
+  if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(E)) {
+    const auto *V = llvm::dyn_cast<clang::VarDecl>(DR->getDecl());
+    if (V && V->isLocalVarDeclOrParm())
+      return varName(V);
+    return std::nullopt;
+  }
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
+      U && U->getOpcode() == clang::UO_Deref &&
+      llvm::isa<clang::CXXThisExpr>(skipWrappers(U->getSubExpr())) &&
+      !ThisBase.empty())
+    return ThisBase;
+  if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E)) {
+    const auto *FD = llvm::dyn_cast<clang::FieldDecl>(ME->getMemberDecl());
+    if (!FD)
+      return std::nullopt;
+    const clang::Expr *Base = skipWrappers(ME->getBase());
+    std::optional<std::string> B;
+    if (llvm::isa<clang::CXXThisExpr>(Base)) {
+      if (!ThisBase.empty())
+        B = ThisBase;
+    } else if (!ME->isArrow()) {
+      B = objectPath(Base);
+    }
+    if (B)
+      return *B + "." + FD->getNameAsString();
+  }
+  return std::nullopt;
+}
+
+void Lowering::declare(std::vector<hir::StmtPtr> &Out, SMLoc L,
+                       const std::string &N, hir::Scalar T,
+                       hir::ExprPtr Init) {
+  Out.push_back(std::make_unique<hir::VarDecl>(L, N, T, std::move(Init)));
+}
+
+bool Lowering::structValue(const clang::Expr *E,
+                           std::vector<hir::ExprPtr> &Out) {
+  E = skipWrappers(E);
+  SMLoc L = loc(E->getExprLoc());
+  std::vector<Field> Fs;
+  if (!fieldsOf(E->getType(), E->getExprLoc(), Fs))
+    return false;
+  auto Named = [&](const std::string &Base) {
+    for (const Field &F : Fs)
+      Out.push_back(std::make_unique<hir::NameExpr>(L, Base + F.Path));
+    return true;
+  };
+  if (std::optional<std::string> P = objectPath(E))
+    return Named(*P);
+  if (const auto *FC = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(E))
+    return structValue(FC->getSubExpr(), Out);
+  if (const auto *DA = llvm::dyn_cast<clang::CXXDefaultArgExpr>(E))
+    return structValue(DA->getExpr(), Out);
+  if (const auto *DI = llvm::dyn_cast<clang::CXXDefaultInitExpr>(E))
+    return structValue(DI->getExpr(), Out);
+  if (const auto *IL = llvm::dyn_cast<clang::InitListExpr>(E)) {
+    // An aggregate: {re, im}; members without a value are 0.
+    const clang::CXXRecordDecl *RD = recordOf(IL->getType());
+    unsigned I = 0;
+    for (const clang::FieldDecl *FD : RD->fields()) {
+      const clang::Expr *Init =
+          I < IL->getNumInits() ? IL->getInit(I) : nullptr;
+      ++I;
+      if (recordOf(FD->getType())) {
+        if (Init) {
+          if (!structValue(Init, Out))
+            return false;
+        } else {
+          std::vector<Field> Sub;
+          fieldsOf(FD->getType(), E->getExprLoc(), Sub);
+          for (size_t K = 0; K != Sub.size(); ++K)
+            Out.push_back(std::make_unique<hir::IntLitExpr>(L, 0));
+        }
+      } else {
+        Out.push_back(Init ? expr(Init)
+                           : std::make_unique<hir::IntLitExpr>(L, 0));
+      }
+    }
+    return true;
+  }
+  if (llvm::isa<clang::ImplicitValueInitExpr>(E) ||
+      llvm::isa<clang::CXXScalarValueInitExpr>(E)) {
+    for (size_t K = 0; K != Fs.size(); ++K)
+      Out.push_back(std::make_unique<hir::IntLitExpr>(L, 0));
+    return true;
+  }
+  if (const auto *CE = llvm::dyn_cast<clang::CXXConstructExpr>(E)) {
+    const clang::CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor->isTrivial() && Ctor->isCopyOrMoveConstructor())
+      return structValue(CE->getArg(0), Out);
+    if (Ctor->isTrivial() && Ctor->isDefaultConstructor()) {
+      for (size_t K = 0; K != Fs.size(); ++K)
+        Out.push_back(std::make_unique<hir::IntLitExpr>(L, 0));
+      return true;
+    }
+    llvm::SmallVector<const clang::Expr *, 4> Args(CE->arguments());
+    std::optional<Inlined> R = inlineCall(Ctor, nullptr, Args,
+                                          E->getExprLoc());
+    return R && Named(R->Name);
+  }
+  const clang::FunctionDecl *F = nullptr;
+  const clang::Expr *Obj = nullptr;
+  llvm::SmallVector<const clang::Expr *, 4> Args;
+  if (inlineParts(E, F, Obj, Args)) {
+    std::optional<Inlined> R = inlineCall(F, Obj, Args, E->getExprLoc());
+    if (!R)
+      return false;
+    if (R->K == Inlined::Object)
+      return Named(R->Name);
+  }
+  unsupported(E->getExprLoc(), "this expression of class type");
+  return false;
+}
+
+bool Lowering::inlineParts(const clang::Expr *E,
+                           const clang::FunctionDecl *&F,
+                           const clang::Expr *&Obj,
+                           llvm::SmallVectorImpl<const clang::Expr *> &Args) {
+  E = skipWrappers(E);
+  if (const auto *MC = llvm::dyn_cast<clang::CXXMemberCallExpr>(E)) {
+    F = MC->getMethodDecl();
+    Obj = MC->getImplicitObjectArgument();
+    Args.append(MC->arg_begin(), MC->arg_end());
+    return F != nullptr;
+  }
+  if (const auto *OC = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E)) {
+    F = OC->getDirectCallee();
+    if (!F || isIntrinsic(F))
+      return false;
+    const auto *MD = llvm::dyn_cast<clang::CXXMethodDecl>(F);
+    if (MD && MD->isTrivial())
+      return false; // implicit assignment: member-wise (simpleStmt)
+    unsigned First = MD ? 1 : 0;
+    Obj = MD ? OC->getArg(0) : nullptr;
+    for (unsigned I = First; I < OC->getNumArgs(); ++I)
+      Args.push_back(OC->getArg(I));
+    return needsInlining(F);
+  }
+  if (const auto *C = llvm::dyn_cast<clang::CallExpr>(E)) {
+    F = C->getDirectCallee();
+    if (!F || isIntrinsic(F) || !needsInlining(F))
+      return false;
+    Obj = nullptr;
+    Args.append(C->arg_begin(), C->arg_end());
+    return true;
+  }
+  return false;
+}
+
+/// Whether \p S contains a return statement (lambdas aside).
+static bool containsReturn(const clang::Stmt *S) {
+  if (!S)
+    return false;
+  if (llvm::isa<clang::ReturnStmt>(S))
+    return true;
+  if (llvm::isa<clang::LambdaExpr>(S))
+    return false;
+  for (const clang::Stmt *C : S->children())
+    if (containsReturn(C))
+      return true;
+  return false;
+}
+
+std::optional<Lowering::Inlined>
+Lowering::inlineCall(const clang::FunctionDecl *F, const clang::Expr *Obj,
+                     llvm::ArrayRef<const clang::Expr *> Args,
+                     clang::SourceLocation CallLoc) {
+  SMLoc L = loc(CallLoc);
+  if (!Pre) {
+    unsupported(CallLoc,
+                "calling '" + F->getNameAsString() +
+                    "' (a member function, or a function that takes or "
+                    "returns a class, is inlined) in a loop condition, on "
+                    "the right of && or ||, or in an arm of ?:");
+    return std::nullopt;
+  }
+  const clang::FunctionDecl *Def = F->getDefinition();
+  const auto *Body =
+      Def ? llvm::dyn_cast_or_null<clang::CompoundStmt>(Def->getBody())
+          : nullptr;
+  if (!Body) {
+    Diags.error(L, "'" + F->getQualifiedNameAsString() +
+                       "' is inlined and must be defined in the file");
+    return std::nullopt;
+  }
+  if (InlineDepth >= 32) {
+    Diags.error(L, "inlining '" + F->getQualifiedNameAsString() +
+                       "' goes deeper than 32 calls; recursion is not "
+                       "supported in WAVE kernels");
+    return std::nullopt;
+  }
+  const clang::Stmt *Last = Body->body_empty() ? nullptr : Body->body_back();
+  for (const clang::Stmt *S : Body->body())
+    if (S != Last ? containsReturn(S)
+                  : !llvm::isa<clang::ReturnStmt>(S) && containsReturn(S)) {
+      Diags.error(loc(S->getBeginLoc()),
+                  "'" + F->getQualifiedNameAsString() +
+                      "' is inlined (it is a member function or takes or "
+                      "returns a class) and may return only at its end");
+      return std::nullopt;
+    }
+
+  std::string Prefix = "inl" + std::to_string(++InlineCount);
+  const auto *Ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(Def);
+  Inlined R;
+  clang::QualType RT = F->getReturnType();
+  std::vector<Field> ResultFields;
+  if (Ctor) {
+    R = {Inlined::Object, Prefix + ".this"};
+    if (!fieldsOf(Ctx.getCanonicalTagType(Ctor->getParent()), CallLoc,
+                  ResultFields))
+      return std::nullopt;
+    for (const Field &Fd : ResultFields)
+      declare(*Pre, L, R.Name + Fd.Path, Fd.Ty);
+  } else if (RT->isVoidType()) {
+    R.K = Inlined::Void;
+  } else if (RT->isReferenceType() && recordOf(RT)) {
+    R.K = Inlined::Object; // `return *this;`: the object itself
+  } else if (recordOf(RT)) {
+    R = {Inlined::Object, Prefix + ".ret"};
+    if (!fieldsOf(RT, CallLoc, ResultFields))
+      return std::nullopt;
+    for (const Field &Fd : ResultFields)
+      declare(*Pre, L, R.Name + Fd.Path, Fd.Ty);
+  } else if (std::optional<hir::Scalar> S = scalar(RT)) {
+    R = {Inlined::Scalar, Prefix + ".ret"};
+    declare(*Pre, L, R.Name, *S);
+  } else {
+    unsupported(CallLoc, "a function returning '" + RT.getAsString() + "'");
+    return std::nullopt;
+  }
+
+  // The object: the caller's variables, or a copy of a temporary.
+  std::string NewThis;
+  if (Ctor) {
+    NewThis = R.Name;
+  } else if (Obj) {
+    const clang::Expr *O = skipWrappers(Obj);
+    if (llvm::isa<clang::CXXThisExpr>(O) && !ThisBase.empty()) {
+      NewThis = ThisBase;
+    } else if (std::optional<std::string> P = objectPath(O)) {
+      NewThis = *P;
+    } else {
+      std::vector<Field> Fs;
+      std::vector<hir::ExprPtr> Vals;
+      if (!fieldsOf(O->getType(), CallLoc, Fs) || !structValue(O, Vals))
+        return std::nullopt;
+      NewThis = Prefix + ".obj";
+      for (size_t I = 0; I != Fs.size(); ++I)
+        declare(*Pre, L, NewThis + Fs[I].Path, Fs[I].Ty, std::move(Vals[I]));
+    }
+  }
+  if (R.K == Inlined::Object && R.Name.empty())
+    R.Name = NewThis;
+
+  // Parameters, evaluated in the caller.
+  auto B = std::make_unique<hir::BlockStmt>(L);
+  llvm::DenseMap<const clang::ValueDecl *, std::string> Bound;
+  for (unsigned I = 0; I != Def->getNumParams(); ++I) {
+    const clang::ParmVarDecl *P = Def->getParamDecl(I);
+    const clang::Expr *A =
+        I < Args.size() ? Args[I] : P->getDefaultArg();
+    if (!A)
+      return std::nullopt;
+    if (const auto *DA = llvm::dyn_cast<clang::CXXDefaultArgExpr>(A))
+      A = DA->getExpr();
+    clang::QualType PT = P->getType();
+    std::string PN = Prefix + "." +
+                     (P->getName().empty() ? "arg" + std::to_string(I)
+                                           : P->getNameAsString());
+    bool MutRef = PT->isReferenceType() &&
+                  !PT.getNonReferenceType().isConstQualified();
+    if (MutRef || PT->isPointerType()) {
+      // Bound to the caller's object, variable or buffer.
+      std::optional<std::string> Path = objectPath(A);
+      if (!Path) {
+        unsupported(A->getExprLoc(),
+                    "passing this to a reference or pointer parameter (pass "
+                    "a variable)");
+        return std::nullopt;
+      }
+      Bound[P] = *Path;
+    } else if (recordOf(PT)) {
+      std::vector<Field> Fs;
+      std::vector<hir::ExprPtr> Vals;
+      if (!fieldsOf(PT, A->getExprLoc(), Fs) || !structValue(A, Vals))
+        return std::nullopt;
+      for (size_t K = 0; K != Fs.size(); ++K)
+        declare(B->Body, L, PN + Fs[K].Path, Fs[K].Ty, std::move(Vals[K]));
+      Bound[P] = PN;
+    } else if (std::optional<hir::Scalar> S = scalar(PT)) {
+      declare(B->Body, L, PN, *S, expr(A));
+      Bound[P] = PN;
+    } else {
+      unsupported(P->getLocation(),
+                  "a parameter of type '" + PT.getAsString() + "'");
+      return std::nullopt;
+    }
+  }
+
+  // The body, with the callee's names.
+  std::string SavedThis = ThisBase, SavedPrefix = InlinePrefix;
+  std::vector<hir::StmtPtr> *SavedPre = Pre;
+  for (auto &[D, N] : Bound)
+    Renames[D] = N;
+  ThisBase = NewThis;
+  InlinePrefix = Prefix;
+  ++InlineDepth;
+  Pre = &B->Body;
+  if (Ctor) {
+    for (const clang::CXXCtorInitializer *Init : Ctor->inits()) {
+      const clang::FieldDecl *FD = Init->getMember();
+      if (!FD || !Init->getInit())
+        continue;
+      std::string To = NewThis + "." + FD->getNameAsString();
+      if (recordOf(FD->getType())) {
+        std::vector<Field> Fs;
+        std::vector<hir::ExprPtr> Vals;
+        if (fieldsOf(FD->getType(), Init->getSourceLocation(), Fs) &&
+            structValue(Init->getInit(), Vals))
+          for (size_t K = 0; K != Fs.size(); ++K)
+            B->Body.push_back(std::make_unique<hir::AssignStmt>(
+                L, std::make_unique<hir::NameExpr>(L, To + Fs[K].Path),
+                std::move(Vals[K])));
+      } else {
+        B->Body.push_back(std::make_unique<hir::AssignStmt>(
+            L, std::make_unique<hir::NameExpr>(L, To),
+            expr(Init->getInit())));
+      }
+    }
+  }
+  for (const clang::Stmt *S : Body->body()) {
+    const auto *Ret = llvm::dyn_cast<clang::ReturnStmt>(S);
+    if (!Ret || !Ret->getRetValue()) {
+      if (!Ret)
+        stmt(S, B->Body);
+      continue;
+    }
+    Pre = &B->Body;
+    SMLoc RL = loc(Ret);
+    if (R.K == Inlined::Scalar) {
+      B->Body.push_back(std::make_unique<hir::AssignStmt>(
+          RL, std::make_unique<hir::NameExpr>(RL, R.Name),
+          expr(Ret->getRetValue())));
+    } else if (RT->isReferenceType()) {
+      if (objectPath(Ret->getRetValue()) != NewThis)
+        unsupported(Ret->getBeginLoc(), "returning a reference to anything "
+                                        "but '*this'");
+    } else if (R.K == Inlined::Object) {
+      std::vector<hir::ExprPtr> Vals;
+      if (structValue(Ret->getRetValue(), Vals))
+        for (size_t K = 0; K != ResultFields.size(); ++K)
+          B->Body.push_back(std::make_unique<hir::AssignStmt>(
+              RL,
+              std::make_unique<hir::NameExpr>(RL,
+                                              R.Name + ResultFields[K].Path),
+              std::move(Vals[K])));
+    } else {
+      std::vector<hir::StmtPtr> One;
+      stmt(S, One); // a void function returning a void call
+    }
+  }
+  --InlineDepth;
+  ThisBase = SavedThis;
+  InlinePrefix = SavedPrefix;
+  Pre = SavedPre;
+  for (auto &[D, N] : Bound)
+    Renames.erase(D);
+  Pre->push_back(std::move(B));
+  return R;
 }
 
 /// Runs Lowering once Clang has built the translation unit without errors.
