@@ -42,6 +42,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 
@@ -51,6 +52,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -277,7 +279,26 @@ public:
 
   std::unique_ptr<hir::Module> run();
 
+  /// The deepest statement and expression nesting lowered (Clang's nodes,
+  /// implicit ones included); deeper input is one error. HIR Sema's own
+  /// limit of 1024 levels (formats/kernel-languages.md §7) is lower, so
+  /// this one is reached only where HIR could not be built at all.
+  static constexpr unsigned MaxDepth = 4096;
+
 private:
+  /// Counts one level of nesting; false (after one error) past MaxDepth.
+  bool enter(clang::SourceLocation L) {
+    if (++Depth <= MaxDepth)
+      return true;
+    if (!DepthReported)
+      Diags.error(loc(L), "expressions and statements nested more than "
+                          "1024 levels deep (split the expression or the "
+                          "chain of branches)");
+    DepthReported = true;
+    return false;
+  }
+  unsigned Depth = 0;
+  bool DepthReported = false;
   /// The file's non-template functions (namespaces included) in source
   /// order, the prelude's intrinsics left out.
   std::vector<const clang::FunctionDecl *> topLevelFunctions() const;
@@ -674,6 +695,9 @@ void Lowering::varDecl(const clang::VarDecl *V,
 void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
   if (!S)
     return;
+  llvm::scope_exit Leave([&] { --Depth; });
+  if (!enter(S->getBeginLoc()))
+    return;
   // Inlined calls of this statement go right before it.
   std::vector<hir::StmtPtr> *SavedPre = Pre;
   Pre = &Out;
@@ -902,6 +926,9 @@ hir::StmtPtr Lowering::simpleStmt(const clang::Stmt *S) {
 
 hir::ExprPtr Lowering::expr(const clang::Expr *E) {
   SMLoc L = loc(E->getExprLoc());
+  llvm::scope_exit Leave([&] { --Depth; });
+  if (!enter(E->getExprLoc()))
+    return std::make_unique<hir::IntLitExpr>(L, 0);
   auto Bad = [&](const llvm::Twine &What) -> hir::ExprPtr {
     unsupported(E->getExprLoc(), What);
     return std::make_unique<hir::IntLitExpr>(L, 0);
@@ -1563,6 +1590,12 @@ Lowering::inlineCall(const clang::FunctionDecl *F, const clang::Expr *Obj,
   return R;
 }
 
+/// The stack Clang and the lowering run on (bytes, reserved, touched only
+/// as deep as the input nests). Clang's parser recurses once per `else if`
+/// (about 1.3 KiB each) without moving to a new stack as its Sema does; 512
+/// MiB holds a chain of some 400,000.
+constexpr unsigned FrontEndStack = 512u << 20;
+
 /// Runs Lowering once Clang has built the translation unit without errors.
 class LowerConsumer : public clang::ASTConsumer {
 public:
@@ -1598,6 +1631,40 @@ private:
   std::unique_ptr<hir::Module> &Out;
 };
 
+/// The most `else if`s one file may have. Clang's parser nests one level
+/// per `else if`, and its name lookup walks every enclosing scope, so a
+/// chain of n costs n^2 (20,000 take 20 s); kernels are far below this.
+constexpr unsigned MaxElseIfs = 2048;
+
+/// Reports the first `else if` of \p Buf past MaxElseIfs, found with Clang's
+/// raw lexer (no preprocessing: comments and strings are skipped, macros
+/// are not expanded). False when there is one.
+bool checkElseIfChains(const llvm::MemoryBuffer &Buf,
+                       hir::DiagnosticEngine &Diags) {
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus20 = true;
+  clang::Lexer Lex(clang::SourceLocation(), LO, Buf.getBufferStart(),
+                   Buf.getBufferStart(), Buf.getBufferEnd());
+  clang::Token Tok;
+  unsigned N = 0;
+  bool AfterElse = false;
+  do {
+    Lex.LexFromRawLexer(Tok);
+    bool IsIdent = Tok.is(clang::tok::raw_identifier);
+    if (IsIdent && AfterElse && Tok.getRawIdentifier() == "if" &&
+        ++N > MaxElseIfs) {
+      const char *At = Lex.getBufferLocation() - 2;
+      Diags.error(SMLoc::getFromPointer(At),
+                  "more than " + llvm::Twine(MaxElseIfs) +
+                      " 'else if' branches in one file (nesting too deep); "
+                      "split the chain");
+      return false;
+    }
+    AfterElse = IsIdent && Tok.getRawIdentifier() == "else";
+  } while (Tok.isNot(clang::tok::eof));
+  return true;
+}
+
 } // namespace
 
 std::unique_ptr<hir::Module>
@@ -1623,6 +1690,8 @@ fe::parseCppWithClang(const llvm::SourceMgr &SM, unsigned BufferID,
     Mem->addFile(std::string("/wave-system/") + H, 0,
                  llvm::MemoryBuffer::getMemBuffer(""));
 
+  if (!checkElseIfChains(*Buf, Diags))
+    return std::make_unique<hir::Module>(hir::Language::Cpp);
   LocationMap Locs(SM, BufferID);
   DiagForwarder Forward(Diags, Locs);
   std::vector<const char *> Args = {
@@ -1650,7 +1719,15 @@ fe::parseCppWithClang(const llvm::SourceMgr &SM, unsigned BufferID,
   CI.createDiagnostics(&Forward, /*ShouldOwnClient=*/false);
   std::unique_ptr<hir::Module> Out;
   LowerAction Action(Locs, Diags, Out);
-  CI.ExecuteAction(Action);
+  // Where the tool enabled crash recovery (wave-fe, wave-compiler), input
+  // nested deeper still is an error instead of a crash.
+  llvm::CrashRecoveryContext CRC;
+  if (!CRC.RunSafelyOnThread([&] { CI.ExecuteAction(Action); },
+                             FrontEndStack)) {
+    Diags.error(SMLoc(), "Clang's front end ran out of stack on this input "
+                         "(statements nested too deep)");
+    Out.reset();
+  }
   if (!Out)
     Out = std::make_unique<hir::Module>(hir::Language::Cpp);
   return Out;
