@@ -97,6 +97,9 @@ TEST(IntrinsicTest, WavePrefixOnlyForWaveOperations) {
   EXPECT_EQ(lookupIntrinsic("sqrt"), IntrinsicId::Sqrt);
   EXPECT_EQ(intrinsicName(IntrinsicId::GlobalId), "global_id");
   EXPECT_EQ(intrinsicKind(IntrinsicId::AtomicCas), IntrinsicKind::AtomicCas);
+  EXPECT_EQ(lookupIntrinsic("mma_store_c"), IntrinsicId::MmaStoreC);
+  EXPECT_EQ(lookupIntrinsic("wave_mma_compute"), IntrinsicId::None);
+  EXPECT_EQ(intrinsicKind(IntrinsicId::MmaLoadB), IntrinsicKind::MmaLoad);
 }
 
 /// Parses and checks C++ source; returns the diagnostics text ("" if none)

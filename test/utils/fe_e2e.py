@@ -203,6 +203,93 @@ def case_classify():
                 grid=(3, 1, 1), out=2, expected=u32s(out))
 
 
+def case_mma():
+    # A 16x16 f32 product C = A B from the 4x4 MMA fragments. Small
+    # integer-valued inputs make every product and sum exact, so the order
+    # of the additions does not matter.
+    n = 16
+    r = random.Random(12)
+    a = [float(r.randint(-8, 8)) for _ in range(n * n)]
+    b = [float(r.randint(-8, 8)) for _ in range(n * n)]
+    c = [sum(a[i * n + k] * b[k * n + j] for k in range(n))
+         for i in range(n) for j in range(n)]
+    return dict(params=[("buf", f32s(a)), ("buf", f32s(b)),
+                        ("buf", bytes(4 * n * n))],
+                grid=(1, 1, 1), out=2, expected=f32s(c))
+
+
+def case_f64cmp():
+    # f64 comparisons, min and max (built from dsub, dmul, cvt and fcmp):
+    # every pair of special values (zeros of both signs, subnormals,
+    # neighbours, huge values, infinities, NaN), then neighbouring pairs.
+    # out[4i] = min, out[4i+1] = max, out[4i+2] = the mask of < <= > >= ==
+    # != (bits 0..5), out[4i+3] = the mask of Python's a < b <= 1.0 chain.
+    def bits(x):
+        return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+    def val(b):
+        return struct.unpack("<d", struct.pack("<Q", b))[0]
+
+    nan = 0x7FF8000000000123
+    special = [bits(x) for x in (
+        0.0, -0.0, 1.0, 1.0 + 2.0 ** -52, -1.0, 5e-324, -5e-324, 1e-300,
+        2.0 ** -1022, 1e308, -1e308, float("inf"), float("-inf"), 3.0,
+        1.0 - 2.0 ** -53)] + [nan]
+    pairs = [(x, y) for x in special for y in special]
+    r = random.Random(13)
+    while len(pairs) < 512:
+        x = bits(r.uniform(-1e6, 1e6) * 2.0 ** r.randint(-1000, 1000))
+        pairs.append((x, x + r.choice([-1, 0, 1])))
+    a = [p[0] for p in pairs]
+    b = [p[1] for p in pairs]
+    out = []
+    for x, y in pairs:
+        fx, fy = val(x), val(y)
+        xnan = fx != fx
+        mn = y if xnan or fy < fx else x
+        mx = y if xnan or fy > fx else x
+        m = sum(1 << k for k, t in enumerate(
+            (fx < fy, fx <= fy, fx > fy, fx >= fy, fx == fy, fx != fy)) if t)
+        out += [mn, mx, bits(float(m)), bits(float(fx < fy <= 1.0))]
+    q = lambda v: struct.pack("<%dQ" % len(v), *v)  # noqa: E731
+    return dict(params=[("buf", q(a)), ("buf", q(b)),
+                        ("buf", bytes(32 * len(pairs))),
+                        ("scalar", len(pairs))],
+                grid=(2, 1, 1), out=2, expected=q(out))
+
+
+def case_params():
+    # bool and f16 kernel parameters (formats/kernel-abi.md): a bool is a
+    # u32, true when not zero; an f16 is passed as its f32 value and
+    # rounded to f16 (nearest-even) on entry.
+    n, h = 100, 0.1
+    out = []
+    for flag in (0, 7):
+        out += [wd.f32(r16(h) * (2.0 if flag else 1.0) + i) for i in range(n)]
+    return dict(params=[("buf", bytes(8 * n)), ("scalar", 0),
+                        ("scalar", 7), ("scalar", wd.f32_bits(h)),
+                        ("scalar", n)],
+                grid=(1, 1, 1), out=0, expected=f32s(out))
+
+
+def case_numbers():
+    # TypeScript numbers (test/lit/fe/e2e/numbers.ts): f64 arithmetic in
+    # Python floats (IEEE binary64, nearest even, as dadd/dmul/ddiv),
+    # narrowed as the comment of the kernel says.
+    n = 1000
+    x = rnd_f32(14, n, -4, 4) + [7.0] * 24
+    out = []
+    for v in x[:n]:
+        acc = 0.0 + ((v * v - 2.5) * v) / 3 * 0.1
+        c = -1.0 if acc < -1 else 1.0 if acc > 1 else acc
+        bucket = max(0, int(wd.f32(v * 4 + 8)))
+        out.append(wd.f32(wd.f32(c) + float(bucket % 5)))
+    out += [0.0] * 24
+    return dict(params=[("buf", f32s(x)), ("buf", bytes(4 * len(x))),
+                        ("scalar", n)],
+                grid=(16, 1, 1), out=1, expected=f32s(out))
+
+
 CASES = {name[5:]: fn for name, fn in globals().items()
          if name.startswith("case_")}
 

@@ -416,6 +416,13 @@ private:
   Value *emitLiteral(const Expr &E, Scalar S);
   Value *emitBinary(BinaryOp Op, Scalar S, Value *L, Value *R);
   Value *emitCompare(BinaryOp Op, Scalar S, Value *L, Value *R);
+  /// An f32 `fcmp` of \p L and \p R.
+  Value *fcmp32(CmpPred P, Value *L, Value *R);
+  /// `L P R` on f64, which WAVE has no comparison for (formats/isa.md
+  /// §2.8): built from dsub, dmul, cvt_f32_f64 and fcmp.
+  Value *emitCompareF64(CmpPred P, Value *L, Value *R);
+  /// min or max of two f64 values with the NaN rule of fmin and fmax.
+  Value *emitMinMaxF64(bool IsMin, Value *A, Value *B);
   Value *emitUnary(const UnaryExpr &U);
   Value *emitCall(const CallExpr &C);
   Value *emitIntrinsic(const CallExpr &C);
@@ -641,6 +648,48 @@ Value *FunctionLowering::emitBinary(BinaryOp Op, Scalar S, Value *L,
   }
 }
 
+Value *FunctionLowering::fcmp32(CmpPred P, Value *L, Value *R) {
+  Instruction *I = emit(Opcode::FCmp, MT::I1, {L, R});
+  I->addImm(unsigned(P));
+  I->setAuxType(MT::F32);
+  return I;
+}
+
+Value *FunctionLowering::emitCompareF64(CmpPred P, Value *L, Value *R) {
+  // d = L - R is zero exactly when L == R, and has the sign of L - R
+  // (IEEE subtraction with subnormals), for finite operands. Scaled by
+  // 2^1000, even the smallest nonzero d (2^-1074) stays nonzero in f32, and
+  // a large one becomes an infinity of the same sign, so comparing
+  // f32(d * 2^1000) with 0 gives the f64 answer; a NaN operand gives a NaN,
+  // which compares unordered as it should.
+  Value *D = emit(Opcode::FSub, MT::F64, {L, R});
+  Value *Scaled = emit(Opcode::FMul, MT::F64,
+                       {D, constant(MT::F64, 0x7E70000000000000ULL)});
+  Value *S = cvt(Scaled, MT::F64, MT::F32);
+  Value *Res = fcmp32(P, S, constant(MT::F32, 0));
+  if (P == CmpPred::Lt || P == CmpPred::Gt)
+    return Res;
+  // Equal infinities subtract to NaN: d is unordered while both operands
+  // are ordered (a NaN stays a NaN through cvt).
+  Value *Inf = emit(Opcode::And, MT::I1,
+                    {fcmp32(CmpPred::Unord, S, S),
+                     fcmp32(CmpPred::Ord, cvt(L, MT::F64, MT::F32),
+                            cvt(R, MT::F64, MT::F32))});
+  if (P == CmpPred::Ne)
+    return emit(Opcode::And, MT::I1, {Res, emit(Opcode::Not, MT::I1, {Inf})});
+  return emit(Opcode::Or, MT::I1, {Res, Inf});
+}
+
+Value *FunctionLowering::emitMinMaxF64(bool IsMin, Value *A, Value *B) {
+  // fmin's and fmax's rule (formats/isa.md §4.7) on f64: B when A is a
+  // NaN, or when B is strictly below (above) A; otherwise A.
+  Value *A32 = cvt(A, MT::F64, MT::F32);
+  Value *NaN = fcmp32(CmpPred::Unord, A32, A32);
+  Value *Beyond = emitCompareF64(IsMin ? CmpPred::Lt : CmpPred::Gt, B, A);
+  Value *TakeB = emit(Opcode::Or, MT::I1, {NaN, Beyond});
+  return emit(Opcode::Select, MT::F64, {TakeB, B, A});
+}
+
 Value *FunctionLowering::emitCompare(BinaryOp Op, Scalar S, Value *L,
                                      Value *R) {
   CmpPred P;
@@ -675,6 +724,8 @@ Value *FunctionLowering::emitCompare(BinaryOp Op, Scalar S, Value *L,
     R = widenF16(R);
     S = Scalar::F32;
   }
+  if (S == Scalar::F64)
+    return emitCompareF64(P, L, R);
   bool Int = isIntegerScalar(S);
   Instruction *I =
       emit(Int ? Opcode::ICmp : Opcode::FCmp, MT::I1, {L, R});
@@ -1010,6 +1061,8 @@ Value *FunctionLowering::emitIntrinsic(const CallExpr &C) {
     if (isIntegerScalar(S))
       return emit(IsClamp ? Opcode::Clamp : IsMin ? Opcode::Min : Opcode::Max,
                   Ty, Ops);
+    if (S == Scalar::F64) // Sema allows min and max on f64, not clamp.
+      return emitMinMaxF64(IsMin, Ops[0], Ops[1]);
     Opcode O = IsClamp ? Opcode::FClamp : IsMin ? Opcode::FMin : Opcode::FMax;
     if (S != Scalar::F16)
       return emit(O, Ty, Ops);
@@ -1019,6 +1072,28 @@ Value *FunctionLowering::emitIntrinsic(const CallExpr &C) {
   }
   case IntrinsicKind::Fma:
     return emit(Opcode::FMa, Ty, {Arg(0), Arg(1), Arg(2)});
+  case IntrinsicKind::MmaLoad:
+  case IntrinsicKind::MmaStore: {
+    // The tile's element address, and the row stride in bytes (f32
+    // elements: formats/isa.md §4.18).
+    bool IsLoad = intrinsicKind(C.Intrinsic) == IntrinsicKind::MmaLoad;
+    unsigned TileArg = IsLoad ? 1 : 0, FragArg = IsLoad ? 0 : 3;
+    auto [Ptr, Elem] =
+        emitAddress(cast<NameExpr>(*C.Args[TileArg]), *C.Args[TileArg + 1]);
+    Value *Stride = convert(Arg(TileArg + 2), scalarOf(C.Args[TileArg + 2]->Ty),
+                            Scalar::U32);
+    Value *Bytes = emit(Opcode::Shl, MT::U32,
+                        {Stride, constant(MT::U32, elementShift(Elem))});
+    emit(Op, MT::Void, {Ptr, Bytes})
+        ->addImm(uint64_t(*Sema::evalConstInt(*C.Args[FragArg])));
+    return nullptr;
+  }
+  case IntrinsicKind::MmaCompute: {
+    Instruction *I = emit(Op, MT::Void, {});
+    for (unsigned K = 0; K < 3; ++K)
+      I->addImm(uint64_t(*Sema::evalConstInt(*C.Args[K])));
+    return nullptr;
+  }
   default:
     llvm_unreachable("handled above");
   }
@@ -1302,7 +1377,18 @@ void FunctionLowering::run() {
     const Param &P = D.Params[I];
     ValueNames[P.Name] = 1; // Later values of this name get suffixes.
     declareVar(&P, P.Ty, P.Name);
-    writeVar(&P, Entry, F.arg(I));
+    Value *V = F.arg(I);
+    // A kernel's bool arrives as a u32 (true when not zero), its f16 as
+    // the f32 value (formats/kernel-abi.md, "Buffers and scalars").
+    if (V->type() == MT::U32 && P.Ty.isScalar(Scalar::Bool)) {
+      Instruction *C = emit(Opcode::ICmp, MT::I1, {V, zero(MT::U32)});
+      C->addImm(unsigned(CmpPred::Ne));
+      C->setAuxType(MT::U32);
+      V = C;
+    } else if (V->type() == MT::F32 && P.Ty.isScalar(Scalar::F16)) {
+      V = cvt(V, MT::F32, MT::F16);
+    }
+    writeVar(&P, Entry, V);
   }
   if (D.Body)
     lowerBlock(*D.Body);
@@ -1343,7 +1429,14 @@ std::unique_ptr<mir::Module> wave::hir::lowerModule(const Module &M,
     const llvm::SmallVector<uint8_t, 8> &Mask = Access.of(*D);
     for (size_t I = 0; I < D->Params.size(); ++I) {
       const Param &P = D->Params[I];
-      mir::Argument *A = F->addArgument(mirType(P.Ty), P.Name);
+      MT Ty = mirType(P.Ty);
+      // A kernel parameter is one 32-bit register (formats/kernel-abi.md):
+      // bool as u32, f16 as its f32 value; FunctionLowering::run converts.
+      if (D->IsKernel && P.Ty.isScalar(Scalar::Bool))
+        Ty = MT::U32;
+      else if (D->IsKernel && P.Ty.isScalar(Scalar::F16))
+        Ty = MT::F32;
+      mir::Argument *A = F->addArgument(Ty, P.Name);
       if (P.Ty.K != Type::Buffer)
         continue;
       A->ElemType = mirType(P.Ty.Elem);

@@ -30,8 +30,9 @@ const LanguageRules &wave::hir::rulesFor(Language L) {
                                  "static_cast<T>(x)", "C++"};
   static const LanguageRules Rust{false, false, false, false, true,
                                   Scalar::I32, Scalar::F64, "x as T", "Rust"};
+  // TypeScript: a literal nothing gives a type is a JavaScript number, f64.
   static const LanguageRules TypeScript{false, false, false, true, true,
-                                        std::nullopt, std::nullopt, "T(x)",
+                                        Scalar::F64, Scalar::F64, "T(x)",
                                         "TypeScript"};
   switch (L) {
   case Language::Python:
@@ -181,9 +182,58 @@ const Binding *Sema::lookup(llvm::StringRef Name) const {
 // Conversions
 //===----------------------------------------------------------------------===//
 
+/// TypeScript: the 32-bit integer type in which JavaScript computes the
+/// literal operation \p E when its context makes it a number of float type
+/// \p To: bitwise operators and shifts work on ToInt32 values (`>>>` on a
+/// ToUint32 value), and `%` of two integer literals, which WAVE cannot do
+/// in f64, has the same value in i32. std::nullopt for anything else.
+static std::optional<Scalar> jsIntegerType(const Expr &E, Scalar To) {
+  if (const auto *U = dyn_cast<UnaryExpr>(&E))
+    return U->Op == UnaryOp::BitNot ? std::optional<Scalar>(Scalar::I32)
+                                    : std::nullopt;
+  const auto *B = dyn_cast<BinaryExpr>(&E);
+  if (!B)
+    return std::nullopt;
+  switch (B->Op) {
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor:
+  case BinaryOp::Shl:
+  case BinaryOp::Shr:
+    return Scalar::I32;
+  case BinaryOp::LShr:
+    return Scalar::U32;
+  case BinaryOp::Rem:
+    return To == Scalar::F64 && E.Ty.K == Type::IntLiteral
+               ? std::optional<Scalar>(Scalar::I32)
+               : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
 void Sema::settleLiteral(ExprPtr &E, const Type &T) {
   if (!E || !E->Ty.isLiteral())
     return;
+  if (M.Lang == Language::TypeScript && T.isFloat()) {
+    // Computed in i32 or u32 and converted (formats/kernel-languages.md
+    // §12, "Numbers").
+    if (std::optional<Scalar> Int = jsIntegerType(*E, T.Elem)) {
+      settleLiteral(E, Type::scalar(*Int));
+      if (!Quiet) {
+        llvm::SMLoc Loc = E->loc();
+        E = std::make_unique<CastExpr>(Loc, T.Elem, std::move(E),
+                                       /*Implicit=*/true);
+        E->Ty = T;
+      }
+      return;
+    }
+    if (const auto *B = dyn_cast<BinaryExpr>(E.get());
+        B && B->Op == BinaryOp::Rem && T.isScalar(Scalar::F64))
+      Diags.error(B->loc(), "'%' of a float literal is an f64 remainder, "
+                            "which WAVE lacks (formats/isa.md §2.6); "
+                            "convert an operand to f32: f32(x)");
+  }
   E->Ty = T;
   switch (E->kind()) {
   case Expr::Kind::Unary:
@@ -263,6 +313,15 @@ bool Sema::coerce(ExprPtr &E, Scalar To, const llvm::Twine &What,
   if (T.Elem == To)
     return true;
   if (!Explicit && !implicitlyConverts(T.Elem, To)) {
+    // TypeScript: a number (f64) never narrows silently; say how to write
+    // it (formats/kernel-languages.md §12, "Numbers").
+    if (M.Lang == Language::TypeScript && T.Elem == Scalar::F64 &&
+        To != Scalar::Bool) {
+      Diags.error(E->loc(), "narrowing " + quoted(T) + " to " + quoted(To) +
+                                " must be explicit in " + What + "; write " +
+                                scalarName(To) + "(...)");
+      return false;
+    }
     Diags.error(E->loc(), "cannot convert " + quoted(T) + " to " + quoted(To) +
                               " implicitly in " + What +
                               "; convert it explicitly: " + castHint(To));
@@ -276,14 +335,23 @@ bool Sema::coerce(ExprPtr &E, Scalar To, const llvm::Twine &What,
   return true;
 }
 
+/// The type of a literal that meets only literals (compared with one, or
+/// used as a condition): i32 for an integer literal; f32 for a float
+/// literal, f64 in TypeScript, where it is a JavaScript number
+/// (formats/kernel-languages.md §12, "Numbers").
+static Scalar bareLiteralScalar(const Type &T, Language L) {
+  if (T.K == Type::IntLiteral)
+    return Scalar::I32;
+  return L == Language::TypeScript ? Scalar::F64 : Scalar::F32;
+}
+
 bool Sema::coerceToBool(ExprPtr &E, const llvm::Twine &What) {
   const Type T = E->Ty;
   if (T.isInvalid() || T.isBool())
     return !T.isInvalid();
   if (T.isNumeric() && Rules.Truthiness) {
     if (T.isLiteral())
-      settleLiteral(E, Type::scalar(T.K == Type::IntLiteral ? Scalar::I32
-                                                            : Scalar::F32));
+      settleLiteral(E, Type::scalar(bareLiteralScalar(T, M.Lang)));
     return coerce(E, Scalar::Bool, What, /*Explicit=*/true);
   }
   Diags.error(E->loc(), "expected a bool in " + What + ", found " +
@@ -527,12 +595,11 @@ Type Sema::checkBinary(BinaryExpr &B) {
   if (isComparison(B.Op)) {
     if (IsBool && B.Op != BinaryOp::Eq && B.Op != BinaryOp::Ne)
       return Bad("bools are only compared with == and !=");
-    if (T.isScalar(Scalar::F64))
-      return Bad(
-          "WAVE has no f64 comparison (formats/isa.md §2.8); convert to f32");
-    // Two literals compare as i32 or f32 in every dialect.
+    // f64 compares, which WAVE lacks (formats/isa.md §2.8), are lowered to
+    // dsub, dmul, cvt and fcmp (Lowering.cpp, emitCompareF64).
+    // Two literals compare as i32 or f32 (TypeScript: f64).
     if (T.isLiteral())
-      T = Type::scalar(T.K == Type::IntLiteral ? Scalar::I32 : Scalar::F32);
+      T = Type::scalar(bareLiteralScalar(T, M.Lang));
   } else {
     switch (B.Op) {
     case BinaryOp::BitAnd:
@@ -544,7 +611,8 @@ Type Sema::checkBinary(BinaryExpr &B) {
     case BinaryOp::Rem:
     case BinaryOp::FloorDiv:
       if (T.isScalar(Scalar::F64))
-        return Bad("not supported on f64");
+        return Bad("not supported on f64 (WAVE's f64 operations are add, "
+                   "sub, mul, fma, div and sqrt: formats/isa.md §2.6)");
       [[fallthrough]];
     default:
       if (IsBool)
@@ -573,11 +641,6 @@ Type Sema::checkCompareChain(CompareChainExpr &C) {
       T = Type::scalar(T.K == Type::IntLiteral ? Scalar::I32 : Scalar::F32);
     if (T.isBool() && C.Ops[I] != BinaryOp::Eq && C.Ops[I] != BinaryOp::Ne) {
       Diags.error(C.OpLocs[I], "bools are only compared with == and !=");
-      T = Type::invalid();
-    }
-    if (T.isScalar(Scalar::F64)) {
-      Diags.error(C.OpLocs[I],
-                  "WAVE has no f64 comparison (formats/isa.md §2.8)");
       T = Type::invalid();
     }
     Ok &= !T.isInvalid();
@@ -654,6 +717,14 @@ Type Sema::checkCast(CastExpr &C) {
     return Type::invalid();
   }
   if (T.isLiteral()) {
+    // TypeScript: converting a variable that still waits for its type does
+    // not give it one (`let w = 0.5; f32(w)` narrows the number w).
+    bool NamesVariable = false;
+    if (M.Lang == Language::TypeScript && Quiet)
+      forEachExpr(*C.Operand,
+                  [&](const Expr &X) { NamesVariable |= isa<NameExpr>(X); });
+    if (NamesVariable)
+      return Type::scalar(C.To);
     Scalar Via = T.K == Type::IntLiteral
                      ? (C.To == Scalar::Bool ? Scalar::I32 : C.To)
                      : (isFloatScalar(C.To) ? C.To : Scalar::F32);
@@ -859,6 +930,10 @@ void Sema::checkAssign(AssignStmt &A) {
   if (T.isInvalid())
     return;
   if (T.isLiteral()) {
+    // TypeScript: `x += 1` on a variable that waits for its type is no
+    // typed use; the default (f64) applies only if no later use types it.
+    if (Quiet && M.Lang == Language::TypeScript)
+      return;
     std::optional<Scalar> D = defaultScalar(T, A.loc());
     if (!D)
       return;
@@ -1120,16 +1195,22 @@ bool Sema::run() {
         Diags.error(P.Loc, "buffers of bool are not supported");
       if (!F->IsKernel)
         continue;
+      // bool arrives as a u32 and f16 as its f32 value (Lowering.cpp).
       bool Ok = P.Ty.K == Type::Buffer ||
-                (P.Ty.isScalar() && (P.Ty.Elem == Scalar::I32 ||
-                                     P.Ty.Elem == Scalar::U32 ||
-                                     P.Ty.Elem == Scalar::F32));
-      if (!Ok)
+                (P.Ty.isScalar() && !P.Ty.isScalar(Scalar::F64));
+      if (!Ok && P.Ty.isScalar(Scalar::F64))
+        Diags.error(P.Loc, "kernel parameter '" + P.Name +
+                               "' has type 'f64', which takes a register "
+                               "pair (formats/isa.md §4.9), but a kernel "
+                               "parameter is one 32-bit register "
+                               "(formats/kernel-abi.md); pass it in a buffer "
+                               "of f64, or as an f32");
+      else if (!Ok)
         Diags.error(P.Loc, "kernel parameter '" + P.Name + "' has type " +
                                quoted(P.Ty) +
-                               "; kernel parameters are buffers or i32, u32, "
-                               "f32 scalars (one 32-bit register each, "
-                               "formats/kernel-abi.md)");
+                               "; kernel parameters are buffers or bool, "
+                               "i32, u32, f16, f32 scalars (one 32-bit "
+                               "register each, formats/kernel-abi.md)");
       if (Index == MaxKernelParams + 1)
         Diags.error(P.Loc, "kernel '" + F->Name + "' has more than " +
                                std::to_string(MaxKernelParams) +

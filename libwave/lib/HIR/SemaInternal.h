@@ -42,7 +42,7 @@ struct LanguageRules {
   /// default type at once, as C++ does.
   bool InferFromUse;
   /// The type of an integer literal that no context types (std::nullopt:
-  /// an error asking for an annotation; TypeScript).
+  /// an error asking for an annotation; TypeScript's is f64).
   std::optional<Scalar> DefaultInt;
   /// The same for a float literal.
   std::optional<Scalar> DefaultFloat;

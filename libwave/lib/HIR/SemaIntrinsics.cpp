@@ -88,9 +88,12 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
       return Type::invalid();
     }
     if (T.isLiteral())
-      // Math on bare literals: f32 in every language.
-      T = Type::scalar(FloatOnly || T.K == Type::FloatLiteral ? Scalar::F32
-                                                              : Scalar::I32);
+      // Math on bare literals: f32 (TypeScript: f64, a JavaScript number),
+      // i32 for integer literals where integers are accepted.
+      T = Type::scalar(
+          FloatOnly || T.K == Type::FloatLiteral
+              ? (M.Lang == Language::TypeScript ? Scalar::F64 : Scalar::F32)
+              : Scalar::I32);
     if (FloatOnly && T.isInteger()) {
       if (!Rules.PromoteMixed) {
         Diags.error(C.loc(), "'" + Name + "' takes a float, not " +
@@ -111,7 +114,9 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
     Diags.error(C.loc(), "'" + Name +
                              "' is not supported on f64 (WAVE's "
                              "f64 operations are add, sub, mul, "
-                             "fma, div and sqrt: formats/isa.md §2.6)");
+                             "fma, div and sqrt: formats/isa.md §2.6; "
+                             "comparisons, min and max are built from "
+                             "them)");
     return false;
   };
   // A buffer or shared-array argument of integer elements that the kernel
@@ -158,7 +163,65 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
     return T.Elem;
   };
 
+  // An MMA fragment id: a constant encoded in the instruction where a
+  // register number goes, so r0..r254 as the assembler spells it.
+  auto FragmentId = [&](size_t I) {
+    std::optional<int64_t> V = evalConstInt(*C.Args[I]);
+    if (!V || *V < 0 || *V > 254) {
+      Diags.error(C.Args[I]->loc(),
+                  Arg(I) + " is a fragment id: a constant 0..254 (WAVE "
+                           "encodes it in a register field of the "
+                           "instruction: formats/isa.md §2.15, "
+                           "formats/wave-asm.md §5)");
+      return false;
+    }
+    coerce(C.Args[I], Scalar::U32, Arg(I), /*Explicit=*/true);
+    return true;
+  };
+  // The shared f32 array, element index and row stride (in elements) of
+  // an MMA load or store, from argument \p First on.
+  auto MmaTile = [&](size_t First) {
+    const auto *N = dyn_cast<NameExpr>(C.Args[First].get());
+    const Type &T = C.Args[First]->Ty;
+    if (!N || T.K != Type::Shared || T.Elem != Scalar::F32) {
+      Diags.error(C.Args[First]->loc(),
+                  Arg(First) + " must be a shared array of f32, not '" +
+                      typeName(T) + "'" +
+                      " (MMA moves f32 fragments to and from "
+                      "workgroup-shared memory: formats/isa.md §4.18)");
+      return false;
+    }
+    for (size_t I = First + 1; I < First + 3; ++I) {
+      const Type &X = C.Args[I]->Ty;
+      if (X.K != Type::IntLiteral && !X.isInteger()) {
+        Diags.error(C.Args[I]->loc(),
+                    Arg(I) +
+                        (I == First + 1 ? " is an element index"
+                                        : " is a row stride in elements") +
+                        " and must be an integer, not " + typeName(X));
+        return false;
+      }
+      coerce(C.Args[I], Scalar::U32, Arg(I), /*Explicit=*/true);
+    }
+    return true;
+  };
+
   switch (intrinsicKind(Id)) {
+  case IntrinsicKind::MmaLoad:
+    if (!Arity(4, 4) || !FragmentId(0) || !MmaTile(1))
+      return Type::invalid();
+    return Void;
+  case IntrinsicKind::MmaStore:
+    if (!Arity(4, 4) || !MmaTile(0) || !FragmentId(3))
+      return Type::invalid();
+    return Void;
+  case IntrinsicKind::MmaCompute:
+    if (!Arity(3, 3))
+      return Type::invalid();
+    for (size_t I = 0; I < 3; ++I)
+      if (!FragmentId(I))
+        return Type::invalid();
+    return Void;
   case IntrinsicKind::SpecialReg:
   case IntrinsicKind::GlobalId: {
     if (!Arity(0, 1))
@@ -256,11 +319,13 @@ std::optional<Type> Sema::checkIntrinsicCall(CallExpr &C, ExprPtr &Self) {
   }
   case IntrinsicKind::MinMax:
   case IntrinsicKind::Clamp: {
-    size_t N = intrinsicKind(Id) == IntrinsicKind::Clamp ? 3 : 2;
+    bool IsClamp = intrinsicKind(Id) == IntrinsicKind::Clamp;
+    size_t N = IsClamp ? 3 : 2;
     if (!Arity(N, N))
       return Type::invalid();
     Type T = CommonNumeric(N, /*FloatOnly=*/false);
-    return T.isInvalid() || !NoF64(T) ? Type::invalid() : T;
+    // min and max on f64 are lowered through the f64 comparison.
+    return T.isInvalid() || (IsClamp && !NoF64(T)) ? Type::invalid() : T;
   }
   case IntrinsicKind::Fma:
     if (!Arity(3, 3))

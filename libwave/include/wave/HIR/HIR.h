@@ -331,6 +331,9 @@ enum class IntrinsicKind : uint8_t {
   MinMax,
   Clamp,
   Fma,
+  MmaLoad,
+  MmaStore,
+  MmaCompute,
 };
 
 /// One enumerator per row of Intrinsics.def, after None.

@@ -353,7 +353,12 @@ hir::ExprPtr TSParser::parseIdentifierExpr() {
     return std::make_unique<hir::BoolLitExpr>(consume().loc(), W == "true");
   if (llvm::is_contained({"this", "null", "undefined", "super", "arguments"},
                          W)) {
-    error(T.loc(), "'" + W + "' is not supported in WAVE kernels");
+    if (W == "this" && !CurClass.empty())
+      error(T.loc(), "'this' is not supported in WAVE kernels; call a static "
+                     "method as '" +
+                         CurClass + ".f(...)'");
+    else
+      error(T.loc(), "'" + W + "' is not supported in WAVE kernels");
     return nullptr;
   }
   if (W == "new") {
@@ -410,9 +415,21 @@ hir::ExprPtr TSParser::parseIdentifierExpr() {
     return parseCallArgs(
         std::make_unique<hir::CallExpr>(Member.loc(), std::move(Callee)));
   }
-  if (is("("))
+  // `K.f(x)`: a static method of class K, checked once every class is
+  // known (resolveClassCalls); in HIR, a call of `f`.
+  if (is(".") && tok(1).is(TSTok::Ident) && is("(", 2)) {
+    TSToken Dot = consume();
+    TSToken Member = consume();
+    QualifiedCalls.push_back(
+        {Name.Text.str(), Member.Text.str(), Dot.loc(), Member.loc()});
+    return parseCallArgs(
+        std::make_unique<hir::CallExpr>(Member.loc(), Member.Text.str()));
+  }
+  if (is("(")) {
+    PlainCalls.push_back({Name.Text.str(), Name.loc()});
     return parseCallArgs(
         std::make_unique<hir::CallExpr>(Name.loc(), Name.Text.str()));
+  }
   return std::make_unique<hir::NameExpr>(Name.loc(), Name.Text.str());
 }
 

@@ -6,8 +6,9 @@
 // (with an optional `workgroup_size(x, y, z)`), `import ... from "wave"`,
 // parameter types (`f32[]`, `Float32Array`, `readonly f32[]`,
 // `ReadonlyArray<f32>` buffers and scalars), and the rejection of
-// everything else a TypeScript module may hold at the top level (classes,
-// interfaces, type aliases, enums, namespaces, variables, statements).
+// everything else a TypeScript module may hold at the top level (abstract
+// classes, interfaces, type aliases, enums, namespaces, variables,
+// statements). Classes of static methods are TypeScriptClass.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "TypeScriptParser.h"
@@ -171,6 +172,11 @@ void TSParser::skipTopLevel() {
   while (!atEof()) {
     const TSToken &T = tok();
     if (T.NewlineBefore && isTopLevelStart(T))
+      return;
+    // In a class body, the `}` that closes the class and a line that
+    // starts a member end the skip too.
+    if (!CurClass.empty() &&
+        (T.is("}") || (T.NewlineBefore && isMemberStart(T))))
       return;
     if (T.is(";")) {
       consume();
@@ -347,6 +353,7 @@ std::unique_ptr<hir::Module> TSParser::parseModule() {
     if (Pos == Start)
       consume();
   }
+  resolveClassCalls();
   return std::move(M);
 }
 
@@ -360,8 +367,8 @@ bool TSParser::rejectTopLevelKeyword() {
     Msg = "enums are not supported in WAVE kernels";
   else if (W == "const" || W == "let" || W == "var")
     Msg = "top-level variables are not supported in WAVE kernels";
-  else if (W == "class" || (W == "abstract" && isIdent("class", 1)))
-    Msg = "classes are not supported in WAVE kernels";
+  else if (W == "abstract" && isIdent("class", 1))
+    Msg = "abstract classes are not supported in WAVE kernels";
   else if (W == "interface")
     Msg = "interfaces are not supported in WAVE kernels";
   else if (W == "type" && tok(1).is(TSTok::Ident))
@@ -395,24 +402,39 @@ void TSParser::parseTopLevel() {
   llvm::SMLoc ExportComment = tok().ExportComment;
   bool DecoratorKernel = false;
   if (is("@")) {
-    error(tok().loc(), "decorators are not valid TypeScript on functions; "
-                       "mark a kernel with a '// @kernel' comment");
-    while (consumeIf("@")) {
-      if (isIdent("kernel"))
-        DecoratorKernel = true;
-      // `@a.b.c(args)`.
-      while (tok().is(TSTok::Ident)) {
-        consume();
-        if (!consumeIf("."))
-          break;
-      }
-      if (is("("))
-        skipBalanced();
+    llvm::SMLoc First = tok().loc();
+    std::vector<size_t> Decorators = skipDecorators(&DecoratorKernel);
+    // TypeScript allows decorators on classes and their members only; on a
+    // class they are not WAVE's (one error each), before anything else
+    // they are not TypeScript (one error for the group).
+    bool OnClass = isIdent("class") ||
+                   (isIdent("export") && isIdent("class", 1)) ||
+                   (isIdent("abstract") && isIdent("class", 1));
+    if (OnClass) {
+      for (size_t At : Decorators)
+        error(Toks[At].loc(), "decorators on classes are not supported in "
+                              "WAVE kernels; put '@kernel' on a static "
+                              "method of the class");
+    } else {
+      error(First, "decorators are not valid TypeScript on functions; "
+                   "mark a kernel with a '// @kernel' comment or decorate "
+                   "a static method of a class with '@kernel'");
     }
     if (Comment.empty())
       Comment = tok().KernelComment;
     if (!ExportComment.isValid())
       ExportComment = tok().ExportComment;
+  }
+  if (isIdent("class") || (isIdent("export") && isIdent("class", 1))) {
+    if (isIdent("export"))
+      consume();
+    if (!Comment.empty() || ExportComment.isValid())
+      error(!Comment.empty() ? llvm::SMLoc::getFromPointer(Comment.data())
+                             : ExportComment,
+            "'// @kernel' and '// @export' comments mark functions; in a "
+            "class, decorate a static method with '@kernel'");
+    parseClass();
+    return;
   }
   if (isIdent("declare") && isIdent("function", 1)) {
     consume();
@@ -683,6 +705,14 @@ void TSParser::parseFunction(bool IsKernel,
     return;
   }
   TSToken Name = consume();
+  TopLevelFunctions.insert(Name.Text);
+  parseFunctionRest(Kw.loc(), Name, IsKernel, WGSize, ExportLoc, Declaration);
+}
+
+void TSParser::parseFunctionRest(llvm::SMLoc KwLoc, const TSToken &Name,
+                                 bool IsKernel,
+                                 std::optional<std::array<uint32_t, 3>> WGSize,
+                                 llvm::SMLoc ExportLoc, bool Declaration) {
   auto F = std::make_unique<hir::FunctionDecl>(Name.loc(), Name.Text.str(),
                                                IsKernel);
   F->WorkgroupSize = WGSize;
@@ -726,7 +756,7 @@ void TSParser::parseFunction(bool IsKernel,
   if (consumeIf(":")) {
     if (std::optional<Type> Ty = parseType("return")) {
       if (Ty->K == Type::Buffer)
-        error(Kw.loc(), "functions cannot return buffers in WAVE kernels");
+        error(KwLoc, "functions cannot return buffers in WAVE kernels");
       else
         F->ReturnTy = *Ty;
     }

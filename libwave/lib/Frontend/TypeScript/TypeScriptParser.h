@@ -3,10 +3,11 @@
 // Private to the TypeScript frontend. TSParser is a recursive-descent
 // parser over TSLexer tokens that builds unchecked HIR
 // (formats/kernel-languages.md, "TypeScript"). Its members are split over
-// three files: TypeScriptParser.cpp (tokens, recovery, the top level,
-// functions, kernel markers, types), TypeScriptStmt.cpp (statements and
-// automatic semicolon insertion) and TypeScriptExpr.cpp (expressions, by
-// precedence climbing).
+// four files: TypeScriptParser.cpp (tokens, recovery, the top level,
+// functions, kernel markers, types), TypeScriptClass.cpp (classes of static
+// methods, `@kernel` decorators, `K.f(x)` calls), TypeScriptStmt.cpp
+// (statements and automatic semicolon insertion) and TypeScriptExpr.cpp
+// (expressions, by precedence climbing).
 //
 // Error recovery: a parse function that reports a syntax error returns
 // null (or false); the statement (or top-level declaration) that called it
@@ -23,6 +24,8 @@
 #include "wave/HIR/Diagnostics.h"
 #include "wave/HIR/HIR.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 #include <array>
@@ -97,6 +100,13 @@ private:
                      std::optional<std::array<uint32_t, 3>> WGSize,
                      llvm::SMLoc ExportLoc = llvm::SMLoc(),
                      bool Declaration = false);
+  /// Parses what follows a function's (or static method's) name \p Name:
+  /// type parameters (rejected), the parameter list, the return type and
+  /// the body, and appends the function to the module. \p KwLoc locates
+  /// errors about the whole signature (`function`, or the method name).
+  void parseFunctionRest(llvm::SMLoc KwLoc, const TSToken &Name, bool IsKernel,
+                         std::optional<std::array<uint32_t, 3>> WGSize,
+                         llvm::SMLoc ExportLoc, bool Declaration);
   bool parseParam(hir::FunctionDecl &F);
   /// Reads the `// @kernel ...` comment text \p Comment: sets \p WGSize
   /// from a `workgroup_size(x, y, z)` after the marker.
@@ -107,6 +117,32 @@ private:
   std::optional<hir::Type> parseType(llvm::StringRef What);
   /// Rejects a top-level host-language declaration; true if it was one.
   bool rejectTopLevelKeyword();
+
+  //===--- Classes and decorators (TypeScriptClass.cpp) -------------------===//
+  /// Parses `class K { ... }` at the current `class`: a namespace of
+  /// static methods, each a device function or, with `@kernel`, a kernel.
+  /// Every other member is rejected with one located error.
+  void parseClass();
+  /// Parses one member of the class being parsed (CurClass).
+  void parseClassMember();
+  /// Skips the decorators that start at the current `@` (`@a.b(args)`
+  /// each) and returns the token index of each `@`; sets \p *IsKernel when
+  /// one of them names `@kernel`.
+  std::vector<size_t> skipDecorators(bool *IsKernel = nullptr);
+  /// Parses the decorator at token index \p At of a static method: sets
+  /// \p IsKernel and \p WGSize for `@kernel`, `@kernel()` and
+  /// `@kernel({workgroupSize: [x, y, z]})`, reports anything else.
+  void parseMethodDecorator(size_t At, bool &IsKernel,
+                            std::optional<std::array<uint32_t, 3>> &WGSize);
+  /// Reads `{ workgroupSize: [x, y, z] }` (1 to 3 integers from 1 to 1024)
+  /// into \p WGSize; false after reporting an error.
+  bool parseDecoratorOptions(std::optional<std::array<uint32_t, 3>> &WGSize);
+  /// A token that may start a class member on a new line (error recovery).
+  bool isMemberStart(const TSToken &T) const;
+  /// After the whole file is read: checks every `K.f(...)` call against
+  /// the static methods of class K and rejects plain `f(...)` calls of a
+  /// static method (TypeScript has no such name in scope).
+  void resolveClassCalls();
 
   //===--- Statements (TypeScriptStmt.cpp) -------------------------------===//
   std::unique_ptr<hir::BlockStmt> parseBlock();
@@ -175,6 +211,30 @@ private:
   bool Fatal = false;
   /// The local name of `import * as X from "wave"` (besides `wave`).
   std::string WaveAlias;
+
+  /// A class of static methods: where it is named and its methods.
+  struct ClassInfo {
+    llvm::SMLoc Loc;
+    llvm::StringMap<llvm::SMLoc> Methods;
+  };
+  /// A call `Class.Method(...)`, checked once every class is known.
+  struct QualifiedCall {
+    std::string Class, Method;
+    llvm::SMLoc DotLoc, MethodLoc;
+  };
+  /// A call of a plain name, checked against the static methods.
+  struct PlainCall {
+    std::string Name;
+    llvm::SMLoc Loc;
+  };
+  llvm::StringMap<ClassInfo> Classes;
+  /// The class of each static method by method name (its HIR name).
+  llvm::StringMap<std::string> MethodClass;
+  llvm::StringSet<> TopLevelFunctions;
+  std::vector<QualifiedCall> QualifiedCalls;
+  std::vector<PlainCall> PlainCalls;
+  /// The class whose body is being parsed; empty outside classes.
+  std::string CurClass;
   std::unique_ptr<hir::Module> M;
 };
 

@@ -22,7 +22,9 @@ __kernel void k(const float* p, float* q, int n) {
 // CHECK: types-errors.cpp:[[@LINE+1]]:22: error: the dimension of 'thread_id' must be the constant 0, 1 or 2
     q[1] = thread_id(n);
     double d = 1.0;
-// CHECK: types-errors.cpp:[[@LINE+1]]:11: error: invalid operands to '<' ('f64' and 'float literal'): WAVE has no f64 comparison
+    // f64 compares are built from dsub and cvt (kernel-languages.md §3).
     if (d < 2.0) {
     }
+// CHECK: types-errors.cpp:[[@LINE+1]]:11: error: invalid operands to '%' ('f64' and 'float literal'): not supported on f64 (WAVE's f64 operations are add, sub, mul, fma, div and sqrt: formats/isa.md §2.6)
+    d = d % 2.0;
 }

@@ -1,10 +1,11 @@
-// TypeScript errors: a literal with no type to narrow to, mixed number
+// TypeScript errors: a number (f64) narrowed implicitly, mixed number
 // types, assignment to a const, all reported in one run.
 // RUN: not wave-fe %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 export function k(p: f32[], q: u32[], n: u32): void {
-// CHECK: types-errors.ts:[[@LINE+1]]:7: error: this number literal has no type here: TypeScript number literals take the type of what they are combined with or assigned to; annotate the variable (for example 'let x: u32 = 0') or convert it (u32(x))
-  let x = 1.5;
+  const d: number = 1.5;
+// CHECK: types-errors.ts:[[@LINE+1]]:16: error: narrowing 'f64' to 'f32' must be explicit in the initial value of 'x'; write f32(...)
+  let x: f32 = d;
 // CHECK: types-errors.ts:[[@LINE+1]]:18: error: invalid operands to '*' ('f32' and 'u32'): TypeScript does not convert between number types implicitly; convert one side, for example f32(x)
   const y = p[0] * n;
   const z: u32 = 1;
