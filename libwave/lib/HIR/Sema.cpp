@@ -182,12 +182,14 @@ const Binding *Sema::lookup(llvm::StringRef Name) const {
 // Conversions
 //===----------------------------------------------------------------------===//
 
-/// TypeScript: the 32-bit integer type in which JavaScript computes the
-/// literal operation \p E when its context makes it a number of float type
-/// \p To: bitwise operators and shifts work on ToInt32 values (`>>>` on a
-/// ToUint32 value), and `%` of two integer literals, which WAVE cannot do
-/// in f64, has the same value in i32. std::nullopt for anything else.
-static std::optional<Scalar> jsIntegerType(const Expr &E, Scalar To) {
+/// The 32-bit integer type in which the literal operation \p E is computed
+/// when its context makes it a number of float type \p To: bitwise
+/// operators and shifts work on integers only (JavaScript's ToInt32 values;
+/// `>>>` on a ToUint32 value), and in TypeScript `%` of two integer
+/// literals, which WAVE cannot do in f64, has the same value in i32.
+/// std::nullopt for anything else.
+static std::optional<Scalar> literalIntegerType(const Expr &E, Scalar To,
+                                                Language Lang) {
   if (const auto *U = dyn_cast<UnaryExpr>(&E))
     return U->Op == UnaryOp::BitNot ? std::optional<Scalar>(Scalar::I32)
                                     : std::nullopt;
@@ -204,7 +206,8 @@ static std::optional<Scalar> jsIntegerType(const Expr &E, Scalar To) {
   case BinaryOp::LShr:
     return Scalar::U32;
   case BinaryOp::Rem:
-    return To == Scalar::F64 && E.Ty.K == Type::IntLiteral
+    return Lang == Language::TypeScript && To == Scalar::F64 &&
+                   E.Ty.K == Type::IntLiteral
                ? std::optional<Scalar>(Scalar::I32)
                : std::nullopt;
   default:
@@ -215,11 +218,19 @@ static std::optional<Scalar> jsIntegerType(const Expr &E, Scalar To) {
 void Sema::settleLiteral(ExprPtr &E, const Type &T) {
   if (!E || !E->Ty.isLiteral())
     return;
-  if (M.Lang == Language::TypeScript && T.isFloat()) {
-    // Computed in i32 or u32 and converted (formats/kernel-languages.md
-    // §12, "Numbers").
-    if (std::optional<Scalar> Int = jsIntegerType(*E, T.Elem)) {
+  if (T.isFloat()) {
+    // An integer operation of literals in a float context: computed in i32
+    // or u32 and converted where the language converts integers to floats
+    // implicitly (TypeScript: formats/kernel-languages.md §12, "Numbers").
+    if (std::optional<Scalar> Int = literalIntegerType(*E, T.Elem, M.Lang)) {
       settleLiteral(E, Type::scalar(*Int));
+      if (M.Lang != Language::TypeScript &&
+          !implicitlyConverts(*Int, T.Elem)) {
+        Diags.error(E->loc(), "an integer operation on literals cannot be " +
+                                  quoted(T.Elem) +
+                                  " here; convert it explicitly");
+        return;
+      }
       if (!Quiet) {
         llvm::SMLoc Loc = E->loc();
         E = std::make_unique<CastExpr>(Loc, T.Elem, std::move(E),
