@@ -6,8 +6,9 @@
 // the MIR verifier (lowering never makes invalid MIR from checked HIR), and
 // printing must not fail. Never crashing, hanging or leaking on any input is
 // the property under test (docs/conventions.md §5: no input may crash a tool).
-// WAVE_FUZZ_PARSER, when defined, replaces fe::parseSource (the C++ dialect
-// through Clang's front end: fe-cpp-clang-fuzzer.cpp). Run by
+// WAVE_FUZZ_PARSER, when defined, replaces fe::parseSource (the dialect's
+// own C++ parser: fe-cpp-builtin-fuzzer.cpp; fe::parseSource takes C++
+// through Clang). Run by
 // test/lit/fuzz/fe-fuzz.test.
 //
 //===----------------------------------------------------------------------===//

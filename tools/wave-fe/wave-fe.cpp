@@ -43,7 +43,7 @@ int main(int Argc, char **Argv) {
   auto App = makeApp(ToolName, "Compile a Python, C++, Rust or TypeScript "
                                "kernel to MIR");
   std::string Lang, Emit = "mir", Kernel, WGSize, Output = "-", Input = "-";
-  std::string CppFrontend = "builtin";
+  std::string CppFrontend = "clang";
   App->add_option("--lang,-x", Lang,
                   "Source language (default: from the file extension)")
       ->check(CLI::IsMember({"python", "py", "cpp", "c++", "rust", "rs",
@@ -51,8 +51,8 @@ int main(int Argc, char **Argv) {
                   .description(""))
       ->type_name("python|cpp|rust|typescript");
   App->add_option("--cpp-frontend", CppFrontend,
-                  "C++ parser: the dialect's own (builtin, the default) or "
-                  "Clang's front end (clang)")
+                  "C++ parser: Clang's front end (clang, the default) or "
+                  "the dialect's own (builtin)")
       ->check(CLI::IsMember({"builtin", "clang"}).description(""))
       ->type_name("builtin|clang");
   App->add_option("--emit", Emit,
@@ -117,8 +117,8 @@ int main(int Argc, char **Argv) {
 
     hir::DiagnosticEngine Diags;
     std::unique_ptr<hir::Module> M =
-        *L == hir::Language::Cpp && CppFrontend == "clang"
-            ? fe::parseCppWithClang(SM, BufID, Diags)
+        *L == hir::Language::Cpp && CppFrontend == "builtin"
+            ? fe::parseCpp(SM, BufID, Diags)
             : fe::parseSource(*L, SM, BufID, Diags);
     if (Emit != "ast" && !Diags.hasErrors())
       hir::checkModule(*M, Diags);

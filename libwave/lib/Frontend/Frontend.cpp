@@ -13,7 +13,7 @@ std::unique_ptr<hir::Module> fe::parseSource(hir::Language Lang,
   case hir::Language::Python:
     return parsePython(SM, BufferID, Diags);
   case hir::Language::Cpp:
-    return parseCpp(SM, BufferID, Diags);
+    return parseCppWithClang(SM, BufferID, Diags);
   case hir::Language::Rust:
     return parseRust(SM, BufferID, Diags);
   case hir::Language::TypeScript:

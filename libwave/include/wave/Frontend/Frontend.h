@@ -26,7 +26,9 @@ namespace wave::fe {
 std::unique_ptr<hir::Module> parsePython(const llvm::SourceMgr &SM,
                                          unsigned BufferID,
                                          hir::DiagnosticEngine &Diags);
-/// The same for the C++ dialect.
+/// The same for the C++ dialect, with the dialect's own hand-written parser
+/// (wave-fe --cpp-frontend=builtin), which accepts exactly the subset of
+/// formats/kernel-languages.md §10 without Clang's additions.
 std::unique_ptr<hir::Module> parseCpp(const llvm::SourceMgr &SM,
                                       unsigned BufferID,
                                       hir::DiagnosticEngine &Diags);
@@ -46,7 +48,8 @@ std::unique_ptr<hir::Module> parseTypeScript(const llvm::SourceMgr &SM,
                                              unsigned BufferID,
                                              hir::DiagnosticEngine &Diags);
 
-/// Dispatches to the parser of \p Lang.
+/// Dispatches to the parser of \p Lang; C++ goes through Clang
+/// (parseCppWithClang).
 std::unique_ptr<hir::Module> parseSource(hir::Language Lang,
                                          const llvm::SourceMgr &SM,
                                          unsigned BufferID,

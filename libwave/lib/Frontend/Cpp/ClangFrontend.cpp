@@ -309,6 +309,17 @@ private:
   void rejectVirtualClasses(const clang::DeclContext *DC);
   SMLoc loc(clang::SourceLocation L) const { return Locs.map(L); }
   SMLoc loc(const clang::Stmt *S) const { return loc(S->getBeginLoc()); }
+  /// The `[` of \p A (Clang records only the `]`), where the dialect's
+  /// parser places an element access: the first `[` after the base.
+  SMLoc lbracket(const clang::ArraySubscriptExpr *A) const {
+    SMLoc Base = loc(A->getBase()->getEndLoc()), End = loc(A->getRBracketLoc());
+    if (!Base.isValid() || !End.isValid())
+      return End;
+    const char *P = Base.getPointer();
+    while (P < End.getPointer() && *P != '[')
+      ++P;
+    return SMLoc::getFromPointer(P);
+  }
   void unsupported(clang::SourceLocation L, const llvm::Twine &What) {
     Diags.error(loc(L), What + " is not supported in WAVE kernels");
   }
@@ -644,8 +655,16 @@ void Lowering::varDecl(const clang::VarDecl *V,
       Diags.error(L, "a __shared__ array has one dimension of a scalar type");
       return;
     }
-    auto Size = std::make_unique<hir::IntLitExpr>(
-        L, AT->getSize().getZExtValue());
+    // The size as written (`16 * 16`), which the checker folds; the
+    // constant Clang computed when the type has no written size.
+    hir::ExprPtr Size;
+    if (const clang::TypeSourceInfo *TSI = V->getTypeSourceInfo())
+      if (auto TL = TSI->getTypeLoc().getAs<clang::ConstantArrayTypeLoc>())
+        if (const clang::Expr *SE = TL.getSizeExpr())
+          Size = expr(SE);
+    if (!Size)
+      Size = std::make_unique<hir::IntLitExpr>(L,
+                                               AT->getSize().getZExtValue());
     Out.push_back(std::make_unique<hir::SharedDecl>(L, V->getNameAsString(),
                                                     *S, std::move(Size)));
     return;
@@ -1035,7 +1054,7 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
   case clang::Stmt::ArraySubscriptExprClass: {
     const auto *A = llvm::cast<clang::ArraySubscriptExpr>(E);
     return std::make_unique<hir::IndexExpr>(
-        loc(A->getRBracketLoc()), expr(A->getBase()), expr(A->getIdx()));
+        lbracket(A), expr(A->getBase()), expr(A->getIdx()));
   }
   case clang::Stmt::CStyleCastExprClass:
   case clang::Stmt::CXXFunctionalCastExprClass:
@@ -1719,8 +1738,9 @@ fe::parseCppWithClang(const llvm::SourceMgr &SM, unsigned BufferID,
   CI.createDiagnostics(&Forward, /*ShouldOwnClient=*/false);
   std::unique_ptr<hir::Module> Out;
   LowerAction Action(Locs, Diags, Out);
-  // Where the tool enabled crash recovery (wave-fe, wave-compiler), input
-  // nested deeper still is an error instead of a crash.
+  // On a thread with a stack for deep input. Were crash recovery enabled
+  // (llvm::CrashRecoveryContext::Enable; no tool enables it, so that the
+  // fuzzers see crashes), a crash in Clang would become this error.
   llvm::CrashRecoveryContext CRC;
   if (!CRC.RunSafelyOnThread([&] { CI.ExecuteAction(Action); },
                              FrontEndStack)) {

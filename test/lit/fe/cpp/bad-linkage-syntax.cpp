@@ -1,7 +1,7 @@
 // Syntax errors of C++ declarations and exports: a prototype conflicting
 // with the definition, '[[wave::export]]' with arguments or on a prototype
 // that is never defined, 'extern "C"'.
-// RUN: not wave-fe --emit=ast %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not wave-fe --cpp-frontend=builtin --emit=ast %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 float f(float x);
 float f(int x) { return 1.0f; }

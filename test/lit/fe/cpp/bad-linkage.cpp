@@ -2,7 +2,7 @@
 // §10): an exported or declared kernel, a prototype whose signature differs
 // from the definition, an export with no definition, a shared array in an
 // exported function, a call to a declaration with a wrong argument.
-// RUN: not wave-fe %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not wave-fe --cpp-frontend=builtin %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 [[wave::kernel, wave::export]] void k(float* a) { a[0] = 1.0f; }
 // CHECK: bad-linkage.cpp:[[@LINE-1]]:17: error: kernel 'k' cannot be exported; only device functions can (kernels are entry points already)

@@ -1,7 +1,7 @@
 // device.cpp: device functions (any return type, ignored specifiers) and
 // calls to them and to intrinsics, with and without the wave:: / std::
 // qualifiers.
-// RUN: wave-fe --emit=ast %s | FileCheck %s
+// RUN: wave-fe --cpp-frontend=builtin --emit=ast %s | FileCheck %s
 
 // CHECK: func square(x: f32) -> f32 {
 // CHECK-NEXT:   return x * x;

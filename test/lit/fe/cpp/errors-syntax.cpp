@@ -1,7 +1,7 @@
 // errors-syntax.cpp: syntax errors are all reported in one run; the parser
 // resynchronises at the next statement (or top-level declaration) and goes
 // on; notes point at the unmatched bracket.
-// RUN: not wave-fe --emit=ast %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not wave-fe --cpp-frontend=builtin --emit=ast %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 __kernel void k(float* a, int n) {
   int x = (n + 1;

@@ -1,6 +1,6 @@
 // errors-unsupported.cpp: host C++ constructs outside the dialect each get a
 // located "not supported" error, and all of them are reported in one run.
-// RUN: not wave-fe --emit=ast %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not wave-fe --cpp-frontend=builtin --emit=ast %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 #define N 4
 // CHECK: {{.*}}errors-unsupported.cpp:[[@LINE-1]]:1: error: preprocessor directive '#define' is not supported

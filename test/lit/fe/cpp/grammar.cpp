@@ -1,7 +1,7 @@
 // grammar.cpp: every statement form of the C++ dialect and the C++ operator
 // precedence/associativity, checked on the parsed tree (--emit=ast; the
 // printer parenthesises nested binary expressions).
-// RUN: wave-fe --emit=ast %s | FileCheck %s
+// RUN: wave-fe --cpp-frontend=builtin --emit=ast %s | FileCheck %s
 
 #include <cstdint>
 #pragma once

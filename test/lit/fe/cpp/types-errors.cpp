@@ -1,5 +1,5 @@
 // Type and GPU-rule errors in C++, all reported in one run.
-// RUN: not wave-fe %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not wave-fe --cpp-frontend=builtin %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 // Signatures are checked before bodies.
 // CHECK: types-errors.cpp:[[@LINE+1]]:25: error: kernel parameter 'x' has type 'f64'
