@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Dump/Occupancy.h"
+#include "wave/Emu/Checks.h"
 #include "wave/Emu/RunOptions.h"
 #include "wave/Launch/Device.h"
 #include "wave/NVPTX/Translate.h"
@@ -166,6 +167,18 @@ int main(int Argc, char **Argv) {
   App->add_flag("--dump-regs", Opts.DumpRegs, "Register dump note (stderr)");
   App->add_flag("--stats", Opts.Stats, "Print execution statistics");
   App->add_flag("--trace", Opts.Trace, "Trace every executed step to stderr");
+  // A flag with an optional value: `--check` alone is `--check=all`, and
+  // it never takes the BINARY that follows it.
+  std::string CheckText, CheckLimit;
+  CLI::Option *CheckOpt =
+      App->add_flag("--check{all}", CheckText,
+                    "Check the kernel while it runs (memcheck, racecheck, "
+                    "initcheck, synccheck; alone: all); reports go to "
+                    "stderr, and any finding exits 1")
+          ->type_name("LIST");
+  App->add_option("--check-limit", CheckLimit,
+                  "Reports printed per checker, 0 = all (default 10)")
+      ->type_name("N");
 
   return tool::runMain(*App, Argc, Argv, [&]() -> int {
     // Option values (formats/isa.md §7.1; D42: every number decimal or 0x hex).
@@ -208,6 +221,15 @@ int main(int Argc, char **Argv) {
       Try(createStringError("invalid --wave-width '%s': must be 1..64",
                             WaveWidth.c_str()));
     Try(parseRunOptionText(Text, Opts));
+    if (CheckOpt->count()) {
+      if (auto K = parseCheckKinds(CheckText))
+        Opts.Check.Kinds = *K;
+      else
+        Try(K.takeError());
+    }
+    if (!CheckLimit.empty())
+      Try(Num(CheckLimit, "--check-limit", UINT64_MAX, Opts.Check.Limit));
+    Opts.Check.Prefix = ToolName;
     Opts.DeviceMemoryExplicit = DeviceMemOpt->count() > 0;
     Opts.Kernel = Kernel;
     bool OnCUDA = Device == "cuda";
@@ -308,9 +330,10 @@ int main(int Argc, char **Argv) {
     KernelExecutor Executor = nullptr;
     if (*Dev)
       Executor = **Dev;
+    CheckCounts Checks;
     int RC = reportRunError(
         ToolName, Input,
-        runProgram(*File, Opts, outs(), errs(), &Outputs, Executor));
+        runProgram(*File, Opts, outs(), errs(), &Outputs, Executor, &Checks));
     // --stats ends with the kernel's occupancy by registers on every target
     // (wave-objdump --kernels' table; the emulator itself has no target).
     if (RC == tool::ExitSuccess && Opts.Stats) {
@@ -333,6 +356,10 @@ int main(int Argc, char **Argv) {
                        O.Bytes.size());
               return Error::success();
             }));
+    // --check: a finding is an error of the kernel (exit 1), after the
+    // results, which are those of an unchecked run.
+    if (RC == tool::ExitSuccess && Checks.total())
+      RC = tool::ExitInvalidInput;
     return RC;
   });
 }

@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 #include "wave/Emu/Emulator.h"
 
+#include "Checker.h"
 #include "Speculation.h"
 
 #include "wave/Emu/FloatFormat.h"
@@ -299,6 +300,8 @@ public:
   EmuStats Stats;
   uint64_t OpCount[NumInternalOps] = {};
   raw_ostream *Trace = nullptr;
+  /// wave-run --check (Emulator::enableChecks()); null = unchecked.
+  std::unique_ptr<Checker> Chk;
 
   unsigned W = 32;
   /// Lanes per register row: W rounded up to a multiple of 8.
@@ -372,7 +375,7 @@ public:
 
   /// The execution loop over the current workgroup's waves (formats/isa.md
   /// §4.3).
-  template <bool Tracing, MemMode M>
+  template <bool Tracing, MemMode M, bool Checked = false>
   [[gnu::always_inline]] inline bool runLoop();
 
 private:
@@ -394,6 +397,8 @@ private:
   } Resume = {0, 0, 0, 0};
   void initWorkgroup();
   void promote();
+  /// Tells the checker that the waves waiting at barriers are released.
+  [[gnu::noinline]] void checkRelease();
   /// Whether every wave is at the same instruction \p I with every lane
   /// executing (its active mask and predicate cover the whole wave).
   bool lockstep(const DInst &I) const {
@@ -1061,7 +1066,7 @@ void WorkgroupRunner::initWorkgroup() {
   for (uint64_t Rem_ = (MASK); Rem_; Rem_ &= Rem_ - 1)                         \
     if (unsigned L = unsigned(std::countr_zero(Rem_)); true)
 
-template <bool Tracing, MemMode M>
+template <bool Tracing, MemMode M, bool Checked>
 [[gnu::always_inline]] inline bool WorkgroupRunner::runLoop() {
   const DInst *Prog = Code.data();
   const unsigned NW = NumWaves;
@@ -1088,6 +1093,8 @@ template <bool Tracing, MemMode M>
     if (NumHalted == NW)
       return true;
     if (NumBarrier == NW) {
+      if constexpr (Checked)
+        checkRelease();
       for (unsigned K = 0; K != NW; ++K) {
         Waves[K].St = WaveStatus::Ready;
         ++Waves[K].PC;
@@ -1129,6 +1136,21 @@ template <bool Tracing, MemMode M>
     if (!Found) {
       if (NumBarrier == 0)
         return true;
+      if constexpr (Checked) {
+        // synccheck reports the barrier the halted waves never reach and
+        // lets the waiting ones go on (Checks.cpp).
+        if (E.Chk->has(CheckSync)) {
+          checkRelease();
+          for (Wave &X : Waves)
+            if (X.St == WaveStatus::Barrier) {
+              X.St = WaveStatus::Ready;
+              ++X.PC;
+            }
+          NumBarrier = 0;
+          ++Stats.Barriers;
+          continue;
+        }
+      }
       return deadlockFault();
     }
     Cursor = Pick;
@@ -1343,6 +1365,9 @@ template <bool Tracing, MemMode M>
             Stats.DeviceLoads += Cnt;
             Stats.DeviceLoadBytes += uint64_t(Cnt) * N;
           }
+          if constexpr (Checked)
+            E.Chk->access({ExecIdx, I.PC, Pick + G}, Ap, Exec, N,
+                          AccessKind::Read, IsLocal);
           int Bad;
 #define LOAD_WIDTH(NB)                                                         \
   if constexpr (M == MemMode::Speculative)                                     \
@@ -1405,6 +1430,9 @@ template <bool Tracing, MemMode M>
             Stats.DeviceStores += Cnt;
             Stats.DeviceStoreBytes += uint64_t(Cnt) * N;
           }
+          if constexpr (Checked)
+            E.Chk->access({ExecIdx, I.PC, Pick + G}, Ap, Exec, N,
+                          AccessKind::Write, IsLocal);
           int Bad;
 #define STORE_WIDTH(NB)                                                        \
   if constexpr (M == MemMode::Speculative)                                     \
@@ -1471,6 +1499,9 @@ template <bool Tracing, MemMode M>
         const uint32_t *Ap = R + I.A, *Vp = R + I.B, *Cp = R + I.C;
         uint32_t *Dp = R + I.D;
         Stats.AtomicLaneOps += unsigned(std::popcount(Exec));
+        if constexpr (Checked)
+          E.Chk->access({ExecIdx, I.PC, Pick}, Ap, Exec, 4, AccessKind::Atomic,
+                        IsLocal);
         // The lane loop, with the operation a constant (withAtomicKind). It
         // works on copies of the operands: the stores to memory could alias
         // the captured variables themselves, and the loop would reload them
@@ -1735,6 +1766,8 @@ template <bool Tracing, MemMode M>
           --Counts[I.Op];
           break;
         }
+        if constexpr (Checked)
+          E.Chk->barrier({ExecIdx, I.PC, Pick}, Exec, Wv.Live & ~Wv.Exited);
         Wv.St = WaveStatus::Barrier;
         ++NumBarrier;
         Next = ExecIdx; // PC += 4 happens at the release.
@@ -1764,6 +1797,9 @@ template <bool Tracing, MemMode M>
           for (unsigned Row = 0; Row != 4; ++Row)
             for (unsigned Col = 0; Col != 4; ++Col) {
               uint64_t Addr = uint32_t(Ap[L] + Row * Sp[L] + 4 * Col);
+              if constexpr (Checked)
+                E.Chk->accessLane({ExecIdx, I.PC, Pick}, L, Addr, 4,
+                                  AccessKind::Read, true);
               if (Addr + 4 > LocSize)
                 return memFault(Wv, I, int(L), true, Addr, 4);
               uint32_t V;
@@ -1809,6 +1845,9 @@ template <bool Tracing, MemMode M>
           for (unsigned Row = 0; Row != 4; ++Row)
             for (unsigned Col = 0; Col != 4; ++Col) {
               uint64_t Addr = uint32_t(Ap[L] + Row * Sp[L] + 4 * Col);
+              if constexpr (Checked)
+                E.Chk->accessLane({ExecIdx, I.PC, Pick}, L, Addr, 4,
+                                  AccessKind::Write, true);
               if (Addr + 4 > LocSize)
                 return memFault(Wv, I, int(L), true, Addr, 4);
               uint32_t V = U(Cf[(Row * 4 + Col) * W + L]);
@@ -1925,6 +1964,21 @@ WAVE_EMU_CLONES static bool runMarked(WorkgroupRunner &R) {
 WAVE_EMU_CLONES static bool runSpeculative(WorkgroupRunner &R) {
   return R.runLoop<false, MemMode::Speculative>();
 }
+// wave-run --check: sequential, direct, with the checkers' hooks.
+WAVE_EMU_CLONES static bool runChecked(WorkgroupRunner &R) {
+  return R.runLoop<false, MemMode::Direct, true>();
+}
+[[gnu::noinline]] static bool runCheckedTrace(WorkgroupRunner &R) {
+  return R.runLoop<true, MemMode::Direct, true>();
+}
+
+void WorkgroupRunner::checkRelease() {
+  std::vector<uint32_t> WaitIdx(NumWaves);
+  for (unsigned K = 0; K != NumWaves; ++K)
+    WaitIdx[K] =
+        Waves[K].St == WaveStatus::Barrier ? Waves[K].PC : UINT32_MAX;
+  E.Chk->release(WaitIdx);
+}
 
 void WorkgroupRunner::begin(MemMode M) {
   Fault.reset();
@@ -1956,6 +2010,11 @@ bool WorkgroupRunner::runWorkgroup(std::array<uint32_t, 3> Id) {
   initWorkgroup();
   Stats.Waves += NumWaves;
   ++Stats.Workgroups;
+  if (E.Chk) {
+    E.Chk->beginWorkgroup(
+        Id, Id[0] + uint64_t(Cfg.Grid[0]) * (Id[1] + uint64_t(Cfg.Grid[1]) * Id[2]));
+    return Trace ? runCheckedTrace(*this) : runChecked(*this);
+  }
   if (Trace)
     return runLoop<true, MemMode::Direct>();
   switch (Mode) {
@@ -2252,8 +2311,9 @@ Error EmulatorImpl::run() {
     NumGroups = uint64_t(Cfg.Grid[0]) * Cfg.Grid[1] * Cfg.Grid[2];
   unsigned Threads = Cfg.Jobs ? Cfg.Jobs
                               : hardware_concurrency().compute_thread_count();
-  // Ticks are 32-bit; a trace is one stream in grid order.
-  if (Trace || NumGroups >= UINT32_MAX)
+  // Ticks are 32-bit; a trace is one stream in grid order, and so are the
+  // reports of a checked run.
+  if (Trace || Chk || NumGroups >= UINT32_MAX)
     Threads = 1;
   Threads = unsigned(std::min<uint64_t>(Threads, NumGroups));
   // Each thread holds RunnersPerThread workgroups' local memory at once;
@@ -2264,6 +2324,8 @@ Error EmulatorImpl::run() {
                                           std::max(Threads, 1u)));
   Error Result = Threads > 1 ? runParallel(NumGroups, Threads)
                              : runSequential(NumGroups);
+  if (Chk)
+    Chk->printSummary();
   // Fold per-opcode counts into the statistics classes (formats/isa.md §4.21).
   for (unsigned Op = 0; Op != NumOpcodes; ++Op) {
     uint64_t N = OpCount[Op];
@@ -2381,7 +2443,33 @@ Error Emulator::writeDevice(uint64_t Offset, ArrayRef<uint8_t> Bytes) {
   }
   if (!Bytes.empty())
     std::memcpy(Impl->Device.data() + Offset, Bytes.data(), Bytes.size());
+  markInitialized(Offset, Bytes.size());
   return Error::success();
+}
+
+void Emulator::enableChecks(const CheckOptions &Opts,
+                            ArrayRef<CheckBuffer> Buffers, raw_ostream &OS) {
+  EmulatorImpl &E = *Impl;
+  if (!Opts.Kinds) {
+    E.Chk.reset();
+    return;
+  }
+  uint32_t CodeOffset =
+      E.File.Kernels.empty() ? 0 : E.File.Kernels[E.Cfg.KernelIndex].CodeOffset;
+  E.Chk = std::make_unique<Checker>(
+      Opts, Buffers, OS, E.File, CodeOffset, E.Name,
+      [&E](uint32_t Idx) { return E.instText(Idx); },
+      [&E](uint32_t Idx) { return E.Code[Idx].PC; }, E.Device.size(),
+      E.LocalSize, E.W, E.Cfg.Grid);
+}
+
+void Emulator::markInitialized(uint64_t Offset, uint64_t Size) {
+  if (Impl->Chk)
+    Impl->Chk->markDevice(Offset, Size);
+}
+
+CheckCounts Emulator::checkCounts() const {
+  return Impl->Chk ? Impl->Chk->counts() : CheckCounts();
 }
 
 void Emulator::setTrace(raw_ostream *OS) { Impl->Trace = OS; }

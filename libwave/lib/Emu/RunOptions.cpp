@@ -512,7 +512,7 @@ static std::string paramList(const std::vector<WbinParam> &Ps) {
 }
 
 Expected<LaunchPlan> planLaunch(const KernelInfo &K, StringRef KernelName,
-                                ArrayRef<NamedArg> Args) {
+                                ArrayRef<NamedArg> Args, uint64_t Guard) {
   if (!K.Params)
     return bad("kernel '" + KernelName +
                "' has no parameter descriptors, so named arguments "
@@ -562,7 +562,7 @@ Expected<LaunchPlan> planLaunch(const KernelInfo &K, StringRef KernelName,
     auto Bytes = makeBuffer(Value, P.Type, What);
     if (!Bytes)
       return Bytes.takeError();
-    uint64_t Off = alignTo(Cur, NamedBufferAlign);
+    uint64_t Off = alignTo(Cur + Guard, NamedBufferAlign);
     Cur = Off + Bytes->size();
     if (Cur > (uint64_t(1) << 32))
       return bad("kernel '" + KernelName + "': the buffers need " + Twine(Cur) +
@@ -572,7 +572,11 @@ Expected<LaunchPlan> planLaunch(const KernelInfo &K, StringRef KernelName,
     Plan.Regs.emplace_back(unsigned(I), uint32_t(Off));
     Plan.Buffers.push_back({unsigned(I), Off, std::move(*Bytes)});
   }
-  Plan.End = Cur;
+  Plan.End = Cur + (Plan.Buffers.empty() ? 0 : Guard);
+  if (Plan.End > (uint64_t(1) << 32))
+    return bad("kernel '" + KernelName + "': the buffers and their guard "
+               "gaps need " + Twine(Plan.End) + " bytes of device memory, "
+               "more than the 4 GiB that 32-bit addresses reach");
   return Plan;
 }
 
@@ -671,7 +675,9 @@ prepareNamedLaunch(const WbinFile &File, unsigned K, const RunOptions &Opts,
                "used; use --arg OFFSET:FILE and --set-reg");
   const KernelInfo &KI = File.Kernels[K];
   std::string Name = KI.Name.empty() ? "kernel_" + std::to_string(K) : KI.Name;
-  auto Plan = planLaunch(KI, Name, Opts.NamedArgs);
+  // memcheck: guard gaps around the buffers (Checks.h).
+  auto Plan = planLaunch(KI, Name, Opts.NamedArgs,
+                         (Opts.Check.Kinds & CheckMem) ? CheckGuardBytes : 0);
   if (!Plan)
     return Plan.takeError();
   NamedLaunch NL{std::move(*Plan), {}, {}, {}};
@@ -755,9 +761,11 @@ static Error checkKernelLimits(const WbinFile &File, unsigned K) {
 
 Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
                  raw_ostream &Err, std::vector<OutputFile> *Outputs,
-                 KernelExecutor Executor) {
-  if (Executor && (Opts.Trace || Opts.Stats))
-    return bad(Twine(Opts.Trace ? "--trace" : "--stats") +
+                 KernelExecutor Executor, CheckCounts *Checks) {
+  if (Executor && (Opts.Trace || Opts.Stats || Opts.Check.Kinds))
+    return bad(Twine(Opts.Trace   ? "--trace"
+                     : Opts.Stats ? "--stats"
+                                  : "--check") +
                " needs the emulator (--device=emu)");
   EmuConfig Cfg = Opts.Config;
   auto K = resolveKernel(File, Opts.Kernel);
@@ -777,6 +785,17 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
   Emulator &E = **EOrErr;
   if (Opts.DumpMemory && Opts.DumpMemory->second <= Opts.DumpMemory->first)
     return bad("invalid --dump-memory range: END must be greater than START");
+  if (Opts.Check.Kinds) {
+    // memcheck's buffers: every buffer parameter of a named launch.
+    std::vector<CheckBuffer> Bufs;
+    if (Named)
+      for (const LaunchBuffer &B : Named->Plan.Buffers) {
+        const WbinParam &P = (*File.Kernels[*K].Params)[B.Param];
+        Bufs.push_back({P.Name, B.Offset, B.Bytes.size(),
+                        wbinTypeSize(P.Type), wbinTypeName(P.Type).str()});
+      }
+    E.enableChecks(Opts.Check, Bufs, Err);
+  }
 
   // formats/isa.md §7.2 step 3: all fill-zero, then all fill-iota, then all
   // args.
@@ -785,6 +804,7 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
     if (Error Er = checkRange(S.Offset, S.Count, 4, Size))
       return Er;
     std::memset(E.deviceMemory().data() + S.Offset, 0, S.Count * 4);
+    E.markInitialized(S.Offset, S.Count * 4);
   }
   for (const FillSpec &S : Opts.FillIota) {
     if (Error Er = checkRange(S.Offset, S.Count, 4, Size))
@@ -794,6 +814,7 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
       uint32_t V = f32Bits(float(I) * S.Scale);
       std::memcpy(P + 4 * I, &V, 4);
     }
+    E.markInitialized(S.Offset, S.Count * 4);
   }
   for (const auto &[Off, Path] : Opts.Args) {
     // A stream that does not fit in device memory from Off on is an error
@@ -823,7 +844,10 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
   } else {
     if (Opts.Trace)
       E.setTrace(&Err);
-    if (Error Er = E.run())
+    Error Er = E.run();
+    if (Checks)
+      *Checks = E.checkCounts();
+    if (Er)
       return addSourcePosition(File, CodeOffset, std::move(Er));
   }
 

@@ -16,6 +16,7 @@
 #ifndef WAVE_EMU_EMULATOR_H
 #define WAVE_EMU_EMULATOR_H
 
+#include "wave/Emu/Checks.h"
 #include "wave/Object/Wbin.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -160,8 +161,29 @@ public:
   /// Device memory, Config.DeviceMemory bytes, zero at creation.
   llvm::MutableArrayRef<uint8_t> deviceMemory();
   /// Copies \p Bytes to device memory at byte \p Offset. Fails (EmuError,
-  /// Fault) with "memory access out of bounds" if it does not fit.
+  /// Fault) with "memory access out of bounds" if it does not fit; marks
+  /// the bytes initialised for initcheck (enableChecks()).
   llvm::Error writeDevice(uint64_t Offset, llvm::ArrayRef<uint8_t> Bytes);
+
+  /// Turns on the checkers of \p Opts.Kinds (Checks.h; wave-run --check)
+  /// for the next run(), or off when it is 0. \p Buffers are the buffers
+  /// memcheck checks device accesses against (copied; none: only the end of
+  /// device memory is checked). Reports and the summary line go to \p OS,
+  /// which must outlive run(). A checked run runs its workgroups on one
+  /// thread whatever EmuConfig::Jobs says, with the same results,
+  /// statistics and faults as an unchecked one, except that synccheck turns
+  /// a barrier deadlock into a report and goes on. Call it after create()
+  /// and before filling device memory: initcheck starts with every byte
+  /// uninitialised, and writeDevice() and markInitialized() initialise.
+  void enableChecks(const CheckOptions &Opts,
+                    llvm::ArrayRef<CheckBuffer> Buffers, llvm::raw_ostream &OS);
+  /// initcheck: device bytes [\p Offset, \p Offset + \p Size) were
+  /// initialised by the host (a fill written through deviceMemory()).
+  /// Clipped to device memory; nothing without checks.
+  void markInitialized(uint64_t Offset, uint64_t Size);
+  /// Findings of the checked runs so far, per checker (zero when
+  /// unchecked).
+  CheckCounts checkCounts() const;
 
   /// Sends one line per executed step to \p OS (formats/isa.md §7.4 `--trace`
   /// format); nullptr turns tracing off. The stream must outlive run().

@@ -165,9 +165,12 @@ struct LaunchPlan {
 /// twice, a parameter has no value, or a value does not suit its parameter
 /// (a buffer given a number, a scalar given a generator, a number out of
 /// range); the buffers would not fit the 32-bit device address space.
+/// \p Guard bytes (memcheck's CheckGuardBytes) are left unused before each
+/// buffer and after the last one, on top of the alignment.
 llvm::Expected<LaunchPlan> planLaunch(const KernelInfo &K,
                                       llvm::StringRef KernelName,
-                                      llvm::ArrayRef<NamedArg> Args);
+                                      llvm::ArrayRef<NamedArg> Args,
+                                      uint64_t Guard = 0);
 
 /// Prints element \p I of a buffer of type \p T at \p Data (little-endian)
 /// in the --dump-* formats: u32/i32 decimal, f32 as formatF32(), f16 and
@@ -192,6 +195,8 @@ struct RunOptions {
   bool DumpRegs = false;
   bool Stats = false;
   bool Trace = false;
+  /// --check and --check-limit (Checks.h); Kinds 0 = no checking.
+  CheckOptions Check;
   /// Named launch: --arg NAME=VALUE, --out NAME=FILE, --print NAME[..].
   std::vector<NamedArg> NamedArgs;
   std::vector<NamedOut> Outs;
@@ -250,10 +255,19 @@ using KernelExecutor = llvm::function_ref<llvm::Error(
 /// With an \p Executor, the run itself is the executor's (the emulator
 /// only holds device memory; --trace and --stats are not available and
 /// fail as bad options); everything before and after is the same.
+///
+/// With Opts.Check.Kinds, the checkers watch the run (Emulator::
+/// enableChecks(); a named launch lays its buffers out with guard gaps for
+/// memcheck) and print their reports and a summary line to \p Err; their
+/// counts go to \p Checks (when not null) even when the run then fails.
+/// Findings are not an error: the dumps, prints and outputs are those of an
+/// unchecked run, and the caller decides the exit status. --check with an
+/// \p Executor fails as a bad option.
 llvm::Error runProgram(const WbinFile &File, const RunOptions &Opts,
                        llvm::raw_ostream &Out, llvm::raw_ostream &Err,
                        std::vector<OutputFile> *Outputs = nullptr,
-                       KernelExecutor Executor = nullptr);
+                       KernelExecutor Executor = nullptr,
+                       CheckCounts *Checks = nullptr);
 
 /// Prints a --dump-memory block for [\p Start, \p End) of \p Mem
 /// (formats/isa.md §7.3). The range must lie inside \p Mem.
