@@ -290,6 +290,30 @@ def case_numbers():
                 grid=(16, 1, 1), out=1, expected=f32s(out))
 
 
+def case_mandel():
+    # Escape counts of a 16 x 16 image of [-2, 1] x [-1.5, 1.5], at most 40
+    # iterations (test/lit/fe/e2e/mandelbrot.rs); every f32 operation
+    # rounded in source order.
+    w, h, max_iter = 16, 16, 40
+    f = wd.f32
+    out = []
+    for i in range(w * h):
+        cr = f(-2.0 + f(f(3.0 * (i % w)) / w))
+        ci = f(-1.5 + f(f(3.0 * (i // w)) / h))
+        zr = zi = 0.0
+        n = 0
+        while n < max_iter:
+            if f(f(zr * zr) + f(zi * zi)) > 4.0:
+                break
+            zr, zi = f(f(zr * zr) - f(zi * zi)), f(f(zr * zi) + f(zi * zr))
+            zr, zi = f(zr + cr), f(zi + ci)
+            n += 1
+        out.append(n)
+    return dict(params=[("buf", bytes(4 * w * h)), ("scalar", w),
+                        ("scalar", h), ("scalar", max_iter)],
+                grid=(4, 1, 1), out=0, expected=u32s(out))
+
+
 CASES = {name[5:]: fn for name, fn in globals().items()
          if name.startswith("case_")}
 

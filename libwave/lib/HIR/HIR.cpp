@@ -89,8 +89,53 @@ std::string wave::hir::typeName(const Type &T) {
     return "integer literal";
   case Type::FloatLiteral:
     return "float literal";
+  case Type::Struct:
+    return T.Decl ? T.Decl->Name : "<struct>";
   }
   llvm_unreachable("bad type kind");
+}
+
+int StructDecl::fieldIndex(llvm::StringRef N) const {
+  for (size_t I = 0; I < Fields.size(); ++I)
+    if (Fields[I].Name == N)
+      return int(I);
+  return -1;
+}
+
+unsigned StructDecl::numLeaves() const {
+  unsigned N = 0;
+  for (const Field &F : Fields)
+    N += F.Ty.isStruct() && F.Ty.Decl ? F.Ty.Decl->numLeaves() : 1;
+  return N;
+}
+
+unsigned StructDecl::leafOffset(unsigned I) const {
+  unsigned N = 0;
+  for (unsigned J = 0; J < I; ++J)
+    N += Fields[J].Ty.isStruct() && Fields[J].Ty.Decl
+             ? Fields[J].Ty.Decl->numLeaves()
+             : 1;
+  return N;
+}
+
+void StructDecl::leaves(std::vector<std::pair<Scalar, std::string>> &Out,
+                        const std::string &Prefix) const {
+  for (const Field &F : Fields) {
+    std::string Path = Prefix.empty() ? F.Name : Prefix + "." + F.Name;
+    if (F.Ty.isStruct() && F.Ty.Decl)
+      F.Ty.Decl->leaves(Out, Path);
+    else
+      Out.push_back({F.Ty.Elem, Path});
+  }
+}
+
+bool FunctionDecl::isInlined() const {
+  if (Owner || ReturnTy.isStruct())
+    return true;
+  for (const Param &P : Params)
+    if (P.Ty.isStruct())
+      return true;
+  return false;
 }
 
 llvm::StringRef wave::hir::binaryOpSpelling(BinaryOp Op) {
@@ -152,6 +197,20 @@ llvm::StringRef wave::hir::unaryOpSpelling(UnaryOp Op) {
     return "~";
   }
   llvm_unreachable("bad unary op");
+}
+
+StructDecl *Module::structNamed(llvm::StringRef Name) const {
+  for (const auto &S : Structs)
+    if (S->Name == Name)
+      return S.get();
+  return nullptr;
+}
+
+StructDecl *Module::getStruct(llvm::StringRef Name, llvm::SMLoc Loc) {
+  if (StructDecl *S = structNamed(Name))
+    return S;
+  Structs.push_back(std::make_unique<StructDecl>(Loc, Name.str()));
+  return Structs.back().get();
 }
 
 FunctionDecl *Module::function(llvm::StringRef Name) const {

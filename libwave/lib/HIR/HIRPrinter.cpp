@@ -45,7 +45,8 @@ public:
     OS << (F.IsKernel ? "kernel " : "func ") << F.Name << '(';
     for (size_t I = 0; I < F.Params.size(); ++I) {
       const Param &P = F.Params[I];
-      OS << (I ? ", " : "") << P.Name << ": " << typeName(P.Ty);
+      OS << (I ? ", " : "") << P.Name << ": "
+         << (P.ByRef ? (P.Mutable ? "&mut " : "&") : "") << typeName(P.Ty);
     }
     OS << ')';
     if (!F.ReturnTy.isVoid())
@@ -160,6 +161,23 @@ public:
       OS << ')';
       return;
     }
+    case Expr::Kind::StructLit: {
+      const auto &L = cast<StructLitExpr>(E);
+      OS << L.Struct->Name << " {";
+      for (size_t I = 0; I < L.Inits.size(); ++I) {
+        OS << (I ? ", " : " ") << L.Inits[I].Name << ": ";
+        if (L.Inits[I].Value)
+          expr(*L.Inits[I].Value);
+      }
+      OS << " }";
+      return;
+    }
+    case Expr::Kind::Member: {
+      const auto &Mem = cast<MemberExpr>(E);
+      expr(*Mem.Base, true);
+      OS << '.' << Mem.Name;
+      return;
+    }
     }
   }
 
@@ -171,6 +189,8 @@ public:
         OS << ": " << typeName(V->Ty);
       else if (V->DeclaredTy)
         OS << ": " << scalarName(*V->DeclaredTy);
+      else if (V->DeclaredStruct)
+        OS << ": " << V->DeclaredStruct->Name;
       if (V->Init) {
         OS << " = ";
         expr(*V->Init);
@@ -334,6 +354,13 @@ private:
 void wave::hir::printModule(const Module &M, llvm::raw_ostream &OS) {
   OS << "; HIR (" << languageName(M.Lang) << ")\n";
   Printer P(OS);
+  for (const auto &S : M.Structs) {
+    OS << "\nstruct " << S->Name << " {";
+    for (size_t I = 0; I < S->Fields.size(); ++I)
+      OS << (I ? ", " : " ") << S->Fields[I].Name << ": "
+         << typeName(S->Fields[I].Ty);
+    OS << (S->Fields.empty() ? "}\n" : " }\n");
+  }
   for (const auto &F : M.Functions) {
     OS << '\n';
     P.function(*F);

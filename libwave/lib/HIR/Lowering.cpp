@@ -43,6 +43,7 @@
 
 #include <bit>
 #include <cmath>
+#include <deque>
 
 using namespace wave;
 using namespace wave::hir;
@@ -401,6 +402,51 @@ private:
   void declareVar(VarKey K, const Type &T, llvm::StringRef Name) {
     Vars[K] = {mirType(T), Name.str()};
   }
+
+  // --- Structs (scalarised: one variable per leaf) ---------------------------
+  using Values = llvm::SmallVector<Value *, 4>;
+  using Keys = llvm::SmallVector<VarKey, 4>;
+  /// The variable of leaf \p Leaf of the struct variable or parameter
+  /// \p Owner (a key of its own, made on first use).
+  VarKey leafKey(const void *Owner, unsigned Leaf) {
+    VarKey &K = LeafKeys[{Owner, Leaf}];
+    if (!K)
+      K = &KeyStore.emplace_back();
+    return K;
+  }
+  /// Declares the leaf variables of \p Owner, a value of struct \p S
+  /// named \p Name ("v.x", "v.y", ...), and returns their keys.
+  Keys declareStruct(const void *Owner, const StructDecl &S,
+                     llvm::StringRef Name) {
+    std::vector<std::pair<Scalar, std::string>> Leaves;
+    S.leaves(Leaves);
+    Keys K;
+    for (unsigned I = 0; I < Leaves.size(); ++I) {
+      K.push_back(leafKey(Owner, I));
+      declareVar(K.back(), Type::scalar(Leaves[I].first),
+                 (Name + "." + Leaves[I].second).str());
+    }
+    return K;
+  }
+  /// The variables of a place (a variable or parameter, or a field of one,
+  /// scalar or struct) in \p Out; false when \p E is no place.
+  bool placeKeys(const Expr &E, Keys &Out);
+  /// The leaf values of a struct-typed expression.
+  Values emitStruct(const Expr &E);
+  /// Inlines the call \p C of a function that FunctionDecl::isInlined():
+  /// its result's leaves (one value for a scalar, none for void).
+  Values inlineCall(const CallExpr &C);
+  /// A function being inlined: where its returns go and what its
+  /// by-reference struct parameters refer to.
+  struct InlineFrame {
+    const FunctionDecl *Fn;
+    BasicBlock *Exit;
+    Keys Ret;
+    llvm::DenseMap<const Param *, Keys> Alias;
+  };
+  std::vector<InlineFrame> Frames;
+  llvm::DenseMap<std::pair<const void *, unsigned>, VarKey> LeafKeys;
+  std::deque<char> KeyStore;
 
   // --- Conversions ---------------------------------------------------------------
   Value *convert(Value *V, Scalar From, Scalar To);
@@ -929,6 +975,17 @@ Value *FunctionLowering::emitExpr(const Expr &E) {
     Value *V = emitExpr(*C.Operand);
     return convert(V, scalarOf(C.Operand->Ty), C.To);
   }
+  case Expr::Kind::StructLit:
+    llvm_unreachable("a struct is no scalar (emitStruct)");
+  case Expr::Kind::Member: {
+    // A scalar field: its variable, or its leaf of a struct value.
+    const auto &Mem = cast<MemberExpr>(E);
+    Keys K;
+    if (placeKeys(Mem, K))
+      return readVar(K[0], Cur);
+    const StructDecl &S = *Mem.Base->Ty.Decl;
+    return emitStruct(*Mem.Base)[S.leafOffset(Mem.Field)];
+  }
   }
   llvm_unreachable("bad expression kind");
 }
@@ -936,6 +993,10 @@ Value *FunctionLowering::emitExpr(const Expr &E) {
 Value *FunctionLowering::emitCall(const CallExpr &C) {
   if (C.Intrinsic != IntrinsicId::None)
     return emitIntrinsic(C);
+  if (C.Target->isInlined()) {
+    Values V = inlineCall(C);
+    return V.empty() ? nullptr : V[0];
+  }
   mir::Function *Callee = Funcs.lookup(C.Target);
   auto I = Instruction::create(Opcode::Call, mirType(C.Target->ReturnTy));
   for (const ExprPtr &A : C.Args)
@@ -1100,10 +1161,213 @@ Value *FunctionLowering::emitIntrinsic(const CallExpr &C) {
 }
 
 //===----------------------------------------------------------------------===//
+// Structs
+//===----------------------------------------------------------------------===//
+
+bool FunctionLowering::placeKeys(const Expr &E, Keys &Out) {
+  if (const auto *N = dyn_cast<NameExpr>(&E)) {
+    if (N->Shared || (!N->Var && !N->Parm))
+      return false;
+    const Type &T = N->Var ? N->Var->Ty : N->Parm->Ty;
+    VarKey Owner = N->Var ? static_cast<VarKey>(N->Var) : N->Parm;
+    if (!T.isStruct()) {
+      Out.push_back(Owner);
+      return true;
+    }
+    if (N->Parm)
+      for (auto It = Frames.rbegin(); It != Frames.rend(); ++It)
+        if (auto A = It->Alias.find(N->Parm); A != It->Alias.end()) {
+          Out.append(A->second.begin(), A->second.end());
+          return true;
+        }
+    for (unsigned I = 0, E = T.Decl->numLeaves(); I < E; ++I)
+      Out.push_back(leafKey(Owner, I));
+    return true;
+  }
+  const auto *Mem = dyn_cast<MemberExpr>(&E);
+  if (!Mem)
+    return false;
+  Keys Base;
+  if (!placeKeys(*Mem->Base, Base))
+    return false;
+  const StructDecl &S = *Mem->Base->Ty.Decl;
+  const Type &FT = S.Fields[Mem->Field].Ty;
+  unsigned First = S.leafOffset(Mem->Field);
+  unsigned N = FT.isStruct() ? FT.Decl->numLeaves() : 1;
+  Out.append(Base.begin() + First, Base.begin() + First + N);
+  return true;
+}
+
+FunctionLowering::Values FunctionLowering::emitStruct(const Expr &E) {
+  LocScope L(*this, E.loc());
+  Values Out;
+  Keys K;
+  if (placeKeys(E, K)) {
+    for (VarKey Key : K)
+      Out.push_back(readVar(Key, Cur));
+    return Out;
+  }
+  switch (E.kind()) {
+  case Expr::Kind::StructLit: {
+    // Evaluated in source order, laid out in field order.
+    const auto &Lit = cast<StructLitExpr>(E);
+    std::vector<Values> Fields(Lit.Struct->Fields.size());
+    for (const StructLitExpr::Init &I : Lit.Inits) {
+      if (I.Value->Ty.isStruct())
+        Fields[I.Field] = emitStruct(*I.Value);
+      else
+        Fields[I.Field] = {emitExpr(*I.Value)};
+    }
+    for (const Values &F : Fields)
+      Out.append(F.begin(), F.end());
+    return Out;
+  }
+  case Expr::Kind::Member: {
+    const auto &Mem = cast<MemberExpr>(E);
+    Values Base = emitStruct(*Mem.Base);
+    const StructDecl &S = *Mem.Base->Ty.Decl;
+    unsigned First = S.leafOffset(Mem.Field);
+    unsigned N = E.Ty.Decl->numLeaves();
+    Out.append(Base.begin() + First, Base.begin() + First + N);
+    return Out;
+  }
+  case Expr::Kind::Call:
+    return inlineCall(cast<CallExpr>(E));
+  case Expr::Kind::Conditional: {
+    // Each arm assigns the leaves of a hidden variable; SSA construction
+    // merges them in cond.end.
+    const auto &C = cast<ConditionalExpr>(E);
+    Keys K = declareStruct(&C, *E.Ty.Decl, "cond");
+    BasicBlock *T = newBlock("cond.true"), *Fa = newBlock("cond.false"),
+               *End = newBlock("cond.end");
+    emitCond(*C.Cond, T, Fa);
+    seal(T);
+    seal(Fa);
+    for (auto [BB, Arm] : {std::pair{T, C.Then.get()}, {Fa, C.Else.get()}}) {
+      setCur(BB);
+      if (!Cur)
+        continue; // A constant condition never takes this arm.
+      Values V = emitStruct(*Arm);
+      for (unsigned I = 0; I < K.size(); ++I)
+        assign(K[I], V[I]);
+      br(End);
+    }
+    seal(End);
+    Cur = End; // Unreachable when neither arm is: finish() drops it.
+    for (VarKey Key : K)
+      Out.push_back(readVar(Key, Cur));
+    return Out;
+  }
+  default:
+    llvm_unreachable("Sema admits no other struct-valued expression");
+  }
+}
+
+FunctionLowering::Values FunctionLowering::inlineCall(const CallExpr &C) {
+  const FunctionDecl &Fn = *C.Target;
+  InlineFrame Fr;
+  Fr.Fn = &Fn;
+  Fr.Exit = nullptr;
+  // Every argument is evaluated before any parameter is bound: an argument
+  // may inline another call of Fn, whose parameters are the same variables.
+  std::vector<Values> Args(Fn.Params.size());
+  for (size_t I = 0; I < Fn.Params.size(); ++I) {
+    const Param &P = Fn.Params[I];
+    const Expr &A = *C.Args[I];
+    Keys K;
+    if (P.ByRef && placeKeys(A, K)) {
+      Fr.Alias[&P] = K; // `&self` / `&mut self` of a place: no copy.
+      continue;
+    }
+    if (P.Ty.isStruct())
+      Args[I] = emitStruct(A);
+    else
+      Args[I] = {emitExpr(A)};
+  }
+  for (size_t I = 0; I < Fn.Params.size(); ++I) {
+    const Param &P = Fn.Params[I];
+    if (Fr.Alias.count(&P))
+      continue;
+    if (P.Ty.isStruct()) {
+      Keys K = declareStruct(&P, *P.Ty.Decl, P.Name);
+      for (unsigned J = 0; J < K.size(); ++J)
+        assign(K[J], Args[I][J]);
+      Fr.Alias[&P] = K;
+    } else {
+      declareVar(&P, P.Ty, P.Name);
+      assign(&P, Args[I][0]);
+    }
+  }
+  llvm::StringRef Name = llvm::StringRef(Fn.Name).rsplit("::").second;
+  if (Name.empty())
+    Name = Fn.Name;
+  if (Fn.ReturnTy.isStruct()) {
+    Fr.Ret = declareStruct(&Fn, *Fn.ReturnTy.Decl, Name);
+  } else if (!Fn.ReturnTy.isVoid()) {
+    Fr.Ret.push_back(leafKey(&Fn, 0));
+    declareVar(Fr.Ret[0], Fn.ReturnTy, Name);
+  }
+  // A body whose only return is its last statement (or that has none)
+  // needs no exit block: its end is the call's end.
+  unsigned Returns = 0;
+  forEachNode(
+      *Fn.Body, [&](const Stmt &S) { Returns += isa<ReturnStmt>(S); },
+      [](const Expr &) {});
+  bool Straight = Returns == 0 || (Returns == 1 && !Fn.Body->Body.empty() &&
+                                   isa<ReturnStmt>(*Fn.Body->Body.back()));
+  if (!Straight)
+    Fr.Exit = newBlock((Name + ".end").str());
+  Frames.push_back(std::move(Fr));
+  {
+    LocScope L(*this, Fn.Loc);
+    lowerBlock(*Fn.Body);
+    if (Cur && !Straight)
+      br(Frames.back().Exit);
+  }
+  InlineFrame Done = std::move(Frames.back());
+  Frames.pop_back();
+  if (!Straight) {
+    seal(Done.Exit);
+    // An exit no return reaches (the callee loops forever) is unreachable;
+    // lowering goes on there and finish() drops it.
+    Cur = Done.Exit;
+  } else if (!Cur) {
+    // The body ends in a loop without exit: the rest is unreachable.
+    Cur = newBlock((Name + ".end").str());
+    seal(Cur);
+  }
+  Values Out;
+  for (VarKey K : Done.Ret)
+    Out.push_back(readVar(K, Cur));
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
 
 void FunctionLowering::lowerAssign(const AssignStmt &A) {
+  if (isa<MemberExpr>(*A.Target) || A.Target->Ty.isStruct()) {
+    Keys K;
+    placeKeys(*A.Target, K);
+    if (A.Target->Ty.isStruct()) {
+      Values V = emitStruct(*A.Value);
+      for (unsigned I = 0; I < K.size(); ++I)
+        assign(K[I], V[I]);
+      return;
+    }
+    Value *V;
+    if (!A.Op) {
+      V = emitExpr(*A.Value);
+    } else {
+      Scalar T = scalarOf(A.Target->Ty), OpS = scalarOf(A.OpTy);
+      Value *Old = convert(readVar(K[0], Cur), T, OpS);
+      Value *R = emitExpr(*A.Value);
+      V = convert(emitBinary(*A.Op, OpS, Old, R), OpS, T);
+    }
+    assign(K[0], V);
+    return;
+  }
   if (const auto *N = dyn_cast<NameExpr>(A.Target.get())) {
     VarKey K = N->Var ? static_cast<VarKey>(N->Var) : N->Parm;
     if (A.Declares)
@@ -1285,6 +1549,15 @@ void FunctionLowering::lowerStmt(const Stmt &S) {
     return;
   case Stmt::Kind::VarDecl: {
     const auto &V = cast<VarDecl>(S);
+    if (V.Ty.isStruct()) {
+      Values Init;
+      if (V.Init)
+        Init = emitStruct(*V.Init);
+      Keys K = declareStruct(&V, *V.Ty.Decl, V.Name);
+      for (unsigned I = 0; I < K.size(); ++I)
+        assign(K[I], V.Init ? Init[I] : zero(Vars[K[I]].Ty));
+      return;
+    }
     declareVar(&V, V.Ty, V.Name);
     assign(&V, V.Init ? emitExpr(*V.Init) : zero(mirType(V.Ty)));
     return;
@@ -1315,6 +1588,18 @@ void FunctionLowering::lowerStmt(const Stmt &S) {
     return;
   case Stmt::Kind::Return: {
     const auto &R = cast<ReturnStmt>(S);
+    if (!Frames.empty()) {
+      // A return of an inlined function: its result, then its exit.
+      if (R.Value) {
+        Values V = R.Value->Ty.isStruct() ? emitStruct(*R.Value)
+                                          : Values{emitExpr(*R.Value)};
+        for (unsigned I = 0; I < V.size(); ++I)
+          assign(Frames.back().Ret[I], V[I]);
+      }
+      if (Frames.back().Exit)
+        br(Frames.back().Exit);
+      return;
+    }
     if (R.Value)
       emit(Opcode::Ret, MT::Void, {emitExpr(*R.Value)});
     else
@@ -1424,6 +1709,8 @@ std::unique_ptr<mir::Module> wave::hir::lowerModule(const Module &M,
   for (const auto &D : M.Functions) {
     if (!Opts.OnlyKernel.empty() && !Keep.contains(D.get()))
       continue;
+    if (D->isInlined())
+      continue; // Inlined at every call (FunctionLowering::inlineCall).
     mir::Function *F = MM->addFunction(D->Name, D->IsKernel,
                                        mirType(D->ReturnTy));
     const llvm::SmallVector<uint8_t, 8> &Mask = Access.of(*D);

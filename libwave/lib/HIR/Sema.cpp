@@ -12,6 +12,7 @@
 #include "wave/HIR/Sema.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cassert>
 
@@ -469,10 +470,14 @@ Type Sema::checkExprNode(ExprPtr &E) {
     T = checkName(cast<NameExpr>(*E));
     break;
   case Expr::Kind::Unary:
-    T = checkUnary(cast<UnaryExpr>(*E));
+    T = checkUnary(cast<UnaryExpr>(*E), E);
+    if (!isa<UnaryExpr>(*E))
+      return T; // An operator trait's method call (checkOperatorCall).
     break;
   case Expr::Kind::Binary:
-    T = checkBinary(cast<BinaryExpr>(*E));
+    T = checkBinary(cast<BinaryExpr>(*E), E);
+    if (!isa<BinaryExpr>(*E))
+      return T;
     break;
   case Expr::Kind::CompareChain:
     T = checkCompareChain(cast<CompareChainExpr>(*E));
@@ -487,6 +492,12 @@ Type Sema::checkExprNode(ExprPtr &E) {
     break;
   case Expr::Kind::Cast:
     T = checkCast(cast<CastExpr>(*E));
+    break;
+  case Expr::Kind::StructLit:
+    T = checkStructLit(cast<StructLitExpr>(*E));
+    break;
+  case Expr::Kind::Member:
+    T = checkMember(cast<MemberExpr>(*E));
     break;
   }
   E->Ty = T;
@@ -517,10 +528,12 @@ Type Sema::checkName(NameExpr &N) {
   return B->Shared->Ty;
 }
 
-Type Sema::checkUnary(UnaryExpr &U) {
+Type Sema::checkUnary(UnaryExpr &U, ExprPtr &Self) {
   Type T = checkExpr(U.Operand);
   if (T.isInvalid())
     return T;
+  if (T.isStruct() && U.Op == UnaryOp::Neg)
+    return checkOperatorCall(Self, U.loc(), "-", "Neg", U.Operand, nullptr);
   llvm::StringRef Sp = unaryOpSpelling(U.Op);
   auto Bad = [&](const llvm::Twine &Why) {
     Diags.error(U.loc(), "invalid operand to unary '" + Sp + "' (" +
@@ -550,7 +563,7 @@ Type Sema::checkUnary(UnaryExpr &U) {
   return Type::invalid();
 }
 
-Type Sema::checkBinary(BinaryExpr &B) {
+Type Sema::checkBinary(BinaryExpr &B, ExprPtr &Self) {
   llvm::StringRef Sp = binaryOpSpelling(B.Op);
   if (B.Op == BinaryOp::LogicalAnd || B.Op == BinaryOp::LogicalOr) {
     checkExpr(B.LHS);
@@ -563,6 +576,23 @@ Type Sema::checkBinary(BinaryExpr &B) {
   Type L = checkExpr(B.LHS), R = checkExpr(B.RHS);
   if (L.isInvalid() || R.isInvalid())
     return Type::invalid();
+  if (L.isStruct()) {
+    llvm::StringRef Trait = llvm::StringSwitch<llvm::StringRef>(Sp)
+                                .Case("+", "Add")
+                                .Case("-", "Sub")
+                                .Case("*", "Mul")
+                                .Case("/", "Div")
+                                .Case("%", "Rem")
+                                .Default("");
+    return checkOperatorCall(Self, B.loc(), Sp, Trait, B.LHS, &B.RHS);
+  }
+  if (R.isStruct()) {
+    Diags.error(B.loc(), "invalid operands to '" + Sp + "' (" + quoted(L) +
+                             " and " + quoted(R) +
+                             "): a struct operator takes the struct on "
+                             "the left");
+    return Type::invalid();
+  }
 
   if (B.Op == BinaryOp::Shl || B.Op == BinaryOp::Shr ||
       B.Op == BinaryOp::LShr) {
@@ -677,6 +707,14 @@ Type Sema::checkConditional(ConditionalExpr &C) {
   Type A = checkExpr(C.Then), B = checkExpr(C.Else);
   if (!Ok || A.isInvalid() || B.isInvalid())
     return Type::invalid();
+  if (A.isStruct() || B.isStruct()) {
+    if (A == B)
+      return A;
+    Diags.error(C.loc(), "the branches of a conditional value have "
+                         "different types (" +
+                             quoted(A) + " and " + quoted(B) + ")");
+    return Type::invalid();
+  }
   if (A.isBool() && B.isBool())
     return A;
   Type T = unify(A, B, C.loc(), "?:");
@@ -747,6 +785,23 @@ Type Sema::checkCast(CastExpr &C) {
 Type Sema::checkCall(CallExpr &C, ExprPtr &Self) {
   C.Target = nullptr;
   C.Intrinsic = IntrinsicId::None;
+  if (C.Method) {
+    // `recv.name(args)`: the method `name` of the receiver's struct.
+    Type R = checkExpr(C.Args[0]);
+    if (R.isInvalid()) {
+      Self->Ty = Type::invalid();
+      return Self->Ty;
+    }
+    const FunctionDecl *MF =
+        R.isStruct() ? M.function(R.Decl->Name + "::" + C.Callee) : nullptr;
+    if (!MF || MF->Params.empty() || MF->Params[0].Name != "self") {
+      Diags.error(C.loc(), "no method '" + C.Callee + "' on type " + quoted(R));
+      Self->Ty = Type::invalid();
+      return Self->Ty;
+    }
+    C.Callee = MF->Name;
+    C.Method = false;
+  }
   const FunctionDecl *F = M.function(C.Callee);
   if (!F) {
     if (std::optional<Type> T = checkIntrinsicCall(C, Self)) {
@@ -802,7 +857,27 @@ Type Sema::checkCall(CallExpr &C, ExprPtr &Self) {
       }
       continue;
     }
-    Ok &= coerce(C.Args[I], P.Ty.Elem, What);
+    if (P.ByRef && P.Mutable) {
+      // `&mut self`: the method changes the receiver in place.
+      const NameExpr *Root = placeRoot(*C.Args[I]);
+      bool Mutable = Root && (Root->Var ? Root->Var->Mutable || !Root->Var->Init
+                                        : Root->Parm && Root->Parm->Mutable);
+      if (!Mutable) {
+        Diags.error(C.Args[I]->loc(),
+                    "'" + F->Name + "' takes '&mut self': " +
+                        (Root ? "'" + Root->Name + "' is not mutable" +
+                                    (M.Lang == Language::Rust
+                                         ? " (declare it with 'mut')"
+                                         : "")
+                              : std::string("call it on a variable")));
+        Ok = false;
+        continue;
+      }
+    }
+    if (P.Ty.isStruct() || A.isStruct())
+      Ok &= coerceTo(C.Args[I], P.Ty, What);
+    else
+      Ok &= coerce(C.Args[I], P.Ty.Elem, What);
   }
   Self->Ty = Ok ? F->ReturnTy : Type::invalid();
   return Self->Ty;
@@ -842,8 +917,16 @@ void Sema::checkVarDecl(VarDecl &V) {
   std::string What = "the initial value of '" + V.Name + "'";
   if (V.DeclaredTy) {
     V.Ty = Type::scalar(*V.DeclaredTy);
-    if (V.Init)
+    if (V.Init && Init.isStruct())
+      coerceTo(V.Init, V.Ty, What);
+    else if (V.Init)
       coerce(V.Init, *V.DeclaredTy, What);
+  } else if (V.DeclaredStruct) {
+    V.Ty = Type::structType(V.DeclaredStruct);
+    if (V.Init && !Init.isInvalid())
+      coerceTo(V.Init, V.Ty, What);
+  } else if (Init.isStruct()) {
+    V.Ty = Init;
   } else if (!V.Init && M.Lang == Language::Rust) {
     // Rust's deferred initialisation `let x; ... x = e;` (the Rust parser
     // also makes one for a match or if used as a value): like a variable
@@ -890,7 +973,29 @@ void Sema::checkAssign(AssignStmt &A) {
   if (TT.isInvalid() || VT.isInvalid())
     return;
   std::string What;
-  if (auto *N = dyn_cast<NameExpr>(A.Target.get())) {
+  if (auto *Mem = dyn_cast<MemberExpr>(A.Target.get())) {
+    const NameExpr *Root = placeRoot(*Mem);
+    if (!Root) {
+      Diags.error(A.loc(), "cannot assign to a field of a temporary value");
+      return;
+    }
+    What = "the assignment to '" + Root->Name + "." + Mem->Name + "'";
+    bool Mutable = Root->Var ? Root->Var->Mutable || !Root->Var->Init
+                             : Root->Parm && Root->Parm->Mutable;
+    if (!Mutable) {
+      bool RefSelf = Root->Parm && Root->Parm->ByRef;
+      Diags.error(A.loc(),
+                  "cannot assign to a field of '" + Root->Name +
+                      "': it is not mutable" +
+                      (RefSelf ? " (the method takes '&self'; take "
+                                 "'&mut self')"
+                       : M.Lang == Language::Rust ? " (declare it with 'mut')"
+                                                  : ""));
+      Diags.note(Root->Var ? Root->Var->loc() : Root->Parm->Loc,
+                 "'" + Root->Name + "' is declared here");
+      return;
+    }
+  } else if (auto *N = dyn_cast<NameExpr>(A.Target.get())) {
     What = "the assignment to '" + N->Name + "'";
     if (N->Shared || (N->Parm && N->Parm->Ty.isArray())) {
       Diags.error(A.loc(), "cannot assign to " + typeName(TT) + " '" +
@@ -924,6 +1029,26 @@ void Sema::checkAssign(AssignStmt &A) {
     }
   } else {
     Diags.error(A.loc(), "cannot assign to this expression");
+    return;
+  }
+  if (TT.isStruct() || VT.isStruct()) {
+    if (A.Op)
+      Diags.error(A.loc(), "invalid operands to '" + binaryOpSpelling(*A.Op) +
+                               "=' (" + quoted(TT) + " and " + quoted(VT) +
+                               ")");
+    else if (TT.isStruct())
+      coerceTo(A.Value, TT, What);
+    else if (auto *N = dyn_cast<NameExpr>(A.Target.get());
+             N && N->Var && !N->Var->Init && !N->Var->DeclaredTy)
+      Diags.error(A.loc(), "'" + N->Name + "' holds a " + quoted(VT) +
+                               ": declare it with its type ('" + N->Name +
+                               ": " + typeName(VT) + "') or an initial value");
+    else
+      Diags.error(A.loc(), "cannot assign a " + quoted(VT) + " to " +
+                               (TT.isLiteral() ? "a variable without a type "
+                                                 "(give it one, or an "
+                                                 "initial value)"
+                                               : "a " + quoted(TT)));
     return;
   }
   if (!A.Op) {
@@ -1025,6 +1150,8 @@ void Sema::checkStmtNode(StmtPtr &SP) {
     return;
   }
   case Stmt::Kind::Assign:
+    if (auto &A = cast<AssignStmt>(S); A.Op && placeType(*A.Target).isStruct())
+      return checkCompoundStructAssign(SP);
     checkAssign(cast<AssignStmt>(S));
     return;
   case Stmt::Kind::ExprStmt: {
@@ -1143,8 +1270,12 @@ void Sema::checkStmtNode(StmtPtr &SP) {
                                        "' returns no value");
         return;
       }
-      coerce(R.Value, CurFn->ReturnTy.Elem,
-             "the return value of '" + CurFn->Name + "'");
+      if (CurFn->ReturnTy.isStruct() || R.Value->Ty.isStruct())
+        coerceTo(R.Value, CurFn->ReturnTy,
+                 "the return value of '" + CurFn->Name + "'");
+      else
+        coerce(R.Value, CurFn->ReturnTy.Elem,
+               "the return value of '" + CurFn->Name + "'");
     } else if (!CurFn->ReturnTy.isVoid()) {
       Diags.error(R.loc(), "function '" + CurFn->Name + "' must return a " +
                                quoted(CurFn->ReturnTy));
@@ -1181,6 +1312,7 @@ void Sema::checkFunctionBody(FunctionDecl &F) {
 
 bool Sema::run() {
   unsigned ErrorsBefore = Diags.numErrors();
+  checkStructs();
   // Signatures first: calls may name functions defined later.
   llvm::StringMap<const FunctionDecl *> Seen;
   for (const auto &F : M.Functions) {
@@ -1204,6 +1336,13 @@ bool Sema::run() {
         Diags.error(P.Loc, "duplicate parameter '" + P.Name + "'");
       if (P.Ty.isArray() && P.Ty.Elem == Scalar::Bool)
         Diags.error(P.Loc, "buffers of bool are not supported");
+      if (P.Ty.isStruct() && !F->IsKernel && F->Link != Linkage::Internal)
+        Diags.error(P.Loc, "parameter '" + P.Name + "' of " +
+                               (F->isDeclaration() ? "declared" : "exported") +
+                               " function '" + F->Name +
+                               "' is a struct; "
+                               "structs pass only between functions of "
+                               "one file (they are inlined)");
       if (!F->IsKernel)
         continue;
       // bool arrives as a u32 and f16 as its f32 value (Lowering.cpp).
@@ -1238,6 +1377,13 @@ bool Sema::run() {
                               "declared");
     if (F->IsKernel && !F->ReturnTy.isVoid())
       Diags.error(F->Loc, "kernel '" + F->Name + "' must return void");
+    if (F->ReturnTy.isStruct() && !F->IsKernel && F->Link != Linkage::Internal)
+      Diags.error(F->Loc,
+                  std::string(F->isDeclaration() ? "declared" : "exported") +
+                      " function '" + F->Name +
+                      "' returns a struct; structs pass only "
+                      "between functions of one file (they are "
+                      "inlined)");
   }
   for (const auto &F : M.Functions)
     checkFunctionBody(*F);

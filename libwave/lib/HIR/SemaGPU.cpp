@@ -58,6 +58,14 @@ void wave::hir::forEachExpr(const Expr &E, llvm::function_ref<void(const Expr &)
   case Expr::Kind::Cast:
     forEachExpr(*cast<CastExpr>(E).Operand, Fn);
     break;
+  case Expr::Kind::StructLit:
+    for (const StructLitExpr::Init &I : cast<StructLitExpr>(E).Inits)
+      if (I.Value)
+        forEachExpr(*I.Value, Fn);
+    break;
+  case Expr::Kind::Member:
+    forEachExpr(*cast<MemberExpr>(E).Base, Fn);
+    break;
   default:
     break;
   }
@@ -265,7 +273,10 @@ private:
   void assignTo(const Expr &Target, bool V) {
     if (!V && !divergent())
       return;
-    if (const auto *N = dyn_cast<NameExpr>(&Target)) {
+    const Expr *Root = &Target;
+    while (const auto *Mem = dyn_cast<MemberExpr>(Root))
+      Root = Mem->Base.get(); // A field taints its whole variable.
+    if (const auto *N = dyn_cast<NameExpr>(Root)) {
       if (N->Var)
         Varying.insert(N->Var);
       else if (N->Parm)

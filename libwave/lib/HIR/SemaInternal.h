@@ -140,13 +140,40 @@ private:
   void checkVarDecl(VarDecl &V);
   void checkAssign(AssignStmt &A);
   Type checkName(NameExpr &N);
-  Type checkBinary(BinaryExpr &B);
-  Type checkUnary(UnaryExpr &U);
+  Type checkBinary(BinaryExpr &B, ExprPtr &Self);
+  Type checkUnary(UnaryExpr &U, ExprPtr &Self);
   Type checkCompareChain(CompareChainExpr &C);
   Type checkConditional(ConditionalExpr &C);
   Type checkIndex(IndexExpr &X);
   Type checkCall(CallExpr &C, ExprPtr &Self);
   Type checkCast(CastExpr &C);
+
+  // --- Structs (SemaStruct.cpp) ----------------------------------------------
+  /// Checks the struct declarations: defined, fields of scalar or struct
+  /// type, no struct containing itself.
+  void checkStructs();
+  Type checkStructLit(StructLitExpr &L);
+  Type checkMember(MemberExpr &Mem);
+  /// Gives \p E the type \p To: coerce() for a scalar, the same struct
+  /// for a struct. Reports and returns false otherwise.
+  bool coerceTo(ExprPtr &E, const Type &To, const llvm::Twine &What);
+  /// `a op b` or `op a` whose left (only) operand \p LHS is a struct:
+  /// the method of the operator trait's impl, called. Replaces \p Self
+  /// (the operator, which owns \p LHS and \p RHS) with the call and checks
+  /// it; reports and leaves \p Self as it is when there is no such impl.
+  Type checkOperatorCall(ExprPtr &Self, llvm::SMLoc Loc,
+                         llvm::StringRef Spelling, llvm::StringRef Trait,
+                         ExprPtr &LHS, ExprPtr *RHS);
+  /// A compound assignment to a struct place: becomes a call of the
+  /// `*Assign` trait's method (`a += b` is `a.add_assign(b)`).
+  void checkCompoundStructAssign(StmtPtr &SP);
+  /// The type of a variable or parameter named by \p E, or of a field of
+  /// one, found without reporting; Invalid when \p E is no such place.
+  Type placeType(const Expr &E) const;
+  /// The variable or parameter at the root of a place expression, or null.
+  static const NameExpr *placeRoot(const Expr &E);
+  /// The trait method of struct \p S named \p Method, or null.
+  const FunctionDecl *traitMethod(const StructDecl &S, llvm::StringRef Method);
   /// Settles a literal-typed operand of a comparison chain or similar.
   void settleLiteral(ExprPtr &E, const Type &T);
 

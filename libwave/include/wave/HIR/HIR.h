@@ -64,6 +64,8 @@ inline bool isFloatScalar(Scalar S) {
 /// Bytes one element of \p S occupies in a buffer or shared array (bool: 4).
 unsigned scalarBytes(Scalar S);
 
+class StructDecl;
+
 /// The type of an expression, variable or parameter.
 ///
 /// - Void: a function's result type only.
@@ -74,6 +76,10 @@ unsigned scalarBytes(Scalar S);
 /// - IntLiteral / FloatLiteral: an unsuffixed number literal (or a variable
 ///   initialised by one whose type is still being inferred) that takes the
 ///   type its context asks for (formats/kernel-languages.md).
+/// - Struct: a value of the plain-data struct Decl
+///   (formats/kernel-languages.md §8, "Plain-data structs"): a local, a
+///   by-value parameter or the result of a device function; lowering
+///   scalarises it.
 /// - Invalid: the type of an expression that already produced an error;
 ///   Sema reports nothing further about it.
 struct Type {
@@ -84,12 +90,14 @@ struct Type {
     Buffer,
     Shared,
     IntLiteral,
-    FloatLiteral
+    FloatLiteral,
+    Struct
   };
   Kind K = Invalid;
   Scalar Elem = Scalar::I32;
   bool ReadOnly = false;
   uint32_t Count = 0;
+  const StructDecl *Decl = nullptr; ///< Struct only.
 
   static Type invalid() { return Type{}; }
   static Type voidType() { return Type{Void}; }
@@ -102,6 +110,9 @@ struct Type {
   }
   static Type intLiteral() { return Type{IntLiteral}; }
   static Type floatLiteral() { return Type{FloatLiteral}; }
+  static Type structType(const StructDecl *D) {
+    return Type{Struct, Scalar::I32, false, 0, D};
+  }
 
   bool isInvalid() const { return K == Invalid; }
   bool isVoid() const { return K == Void; }
@@ -115,6 +126,7 @@ struct Type {
   bool isNumeric() const { return isLiteral() || (isScalar() && !isBool()); }
   /// A buffer or a shared array (indexable memory).
   bool isArray() const { return K == Buffer || K == Shared; }
+  bool isStruct() const { return K == Struct; }
 
   bool operator==(const Type &O) const {
     if (K != O.K)
@@ -125,6 +137,8 @@ struct Type {
       return Elem == O.Elem && ReadOnly == O.ReadOnly;
     if (K == Shared)
       return Elem == O.Elem && Count == O.Count;
+    if (K == Struct)
+      return Decl == O.Decl;
     return true;
   }
   bool operator!=(const Type &O) const { return !(*this == O); }
@@ -132,8 +146,42 @@ struct Type {
 
 /// The type as kernel sources write it in diagnostics and --emit=hir:
 /// "f32", "f32[]", "const f32[]", "shared f32[256]", "void", "integer
-/// literal", "float literal", "<error>".
+/// literal", "float literal", a struct's name, "<error>".
 std::string typeName(const Type &T);
+
+/// A plain-data struct (Rust `struct V2 { x: f32, y: f32 }`): named fields
+/// of scalar or struct type, no references, no generics. Frontends make
+/// one per name on first mention (Module::getStruct), so that a type may
+/// be used before its definition; Defined says a definition was parsed.
+///
+/// Lowering scalarises a struct value into its leaves: the scalar fields
+/// of its fields, depth first in declaration order (`Line { a: V2, b: V2
+/// }` has the leaves a.x, a.y, b.x, b.y).
+class StructDecl {
+public:
+  StructDecl(llvm::SMLoc FirstUse, std::string Name)
+      : FirstUse(FirstUse), Name(std::move(Name)) {}
+  struct Field {
+    llvm::SMLoc Loc; ///< The field's name.
+    std::string Name;
+    Type Ty; ///< A scalar or a struct.
+  };
+  llvm::SMLoc Loc;      ///< The name in the definition (unset until one).
+  llvm::SMLoc FirstUse; ///< Where the name was first mentioned.
+  std::string Name;
+  bool Defined = false;
+  std::vector<Field> Fields;
+
+  /// The index of field \p Name, or -1.
+  int fieldIndex(llvm::StringRef Name) const;
+  /// The number of scalar leaves (see the class comment).
+  unsigned numLeaves() const;
+  /// The index of the first leaf of field \p I.
+  unsigned leafOffset(unsigned I) const;
+  /// The scalar type and the dotted path ("a.x") of every leaf, in order.
+  void leaves(std::vector<std::pair<Scalar, std::string>> &Out,
+              const std::string &Prefix = "") const;
+};
 
 //===----------------------------------------------------------------------===//
 // Expressions
@@ -198,6 +246,8 @@ public:
     Call,
     Index,
     Cast,
+    StructLit,
+    Member,
   };
   virtual ~Expr();
   Kind kind() const { return K; }
@@ -360,6 +410,10 @@ public:
       : Expr(Kind::Call, Loc), Callee(std::move(Callee)) {}
   std::string Callee;
   std::vector<ExprPtr> Args;
+  /// A method call `recv.name(args)` as parsed: Callee is the method's
+  /// name and Args[0] the receiver. Sema resolves it through the
+  /// receiver's struct type (Callee becomes "V2::name") and clears it.
+  bool Method = false;
   /// Set by Sema: the device function called, or null for an intrinsic.
   const FunctionDecl *Target = nullptr;
   /// Set by Sema for an intrinsic (Intrinsics.def).
@@ -388,6 +442,37 @@ public:
   ExprPtr Operand;
   bool Implicit;
   static bool classof(const Expr *E) { return E->kind() == Kind::Cast; }
+};
+
+/// A struct literal `V2 { x: 1.0, y: e }`. Inits are in source order
+/// (evaluated in that order); Sema sets each Field and checks that every
+/// field is given once. Loc is the struct's name.
+class StructLitExpr : public Expr {
+public:
+  StructLitExpr(llvm::SMLoc Loc, StructDecl *Struct)
+      : Expr(Kind::StructLit, Loc), Struct(Struct) {}
+  struct Init {
+    llvm::SMLoc Loc; ///< The field's name.
+    std::string Name;
+    ExprPtr Value;
+    int Field = -1; ///< Set by Sema.
+  };
+  StructDecl *Struct;
+  std::vector<Init> Inits;
+  static bool classof(const Expr *E) { return E->kind() == Kind::StructLit; }
+};
+
+/// A field of a struct value, `Base.Name`. A member of a variable or
+/// parameter (through any number of fields) may be assigned. Loc is the
+/// field's name.
+class MemberExpr : public Expr {
+public:
+  MemberExpr(llvm::SMLoc Loc, ExprPtr Base, std::string Name)
+      : Expr(Kind::Member, Loc), Base(std::move(Base)), Name(std::move(Name)) {}
+  ExprPtr Base;
+  std::string Name;
+  int Field = -1; ///< Set by Sema.
+  static bool classof(const Expr *E) { return E->kind() == Kind::Member; }
 };
 
 //===----------------------------------------------------------------------===//
@@ -448,6 +533,8 @@ public:
         DeclaredTy(DeclaredTy), Init(std::move(Init)), Mutable(Mutable) {}
   std::string Name;
   std::optional<Scalar> DeclaredTy;
+  /// A written struct type (DeclaredTy is then std::nullopt).
+  const StructDecl *DeclaredStruct = nullptr;
   ExprPtr Init; ///< May be null (C++ `int x;`): the variable starts at 0.
   bool Mutable; ///< false for `const` (C++, TS) and Rust `let` without mut.
   bool Implicit = false; ///< Made by Sema for a Python first assignment.
@@ -474,7 +561,7 @@ public:
 
 /// `Target = Value` or a compound assignment `Target op= Value` (Op set;
 /// also C++/TS `x++` / `x--` as Op Add/Sub with Value 1). Target is a
-/// NameExpr or an IndexExpr. Loc is the operator.
+/// NameExpr, an IndexExpr or a MemberExpr. Loc is the operator.
 class AssignStmt : public Stmt {
 public:
   AssignStmt(llvm::SMLoc Loc, ExprPtr Target, ExprPtr Value,
@@ -586,7 +673,8 @@ public:
 // Functions and modules
 //===----------------------------------------------------------------------===//
 
-/// A parameter: a buffer (Type::buffer) or a scalar. Loc is the name.
+/// A parameter: a buffer (Type::buffer), a scalar or a struct. Loc is
+/// the name.
 class Param {
 public:
   Param(llvm::SMLoc Loc, std::string Name, Type Ty, bool Mutable = true)
@@ -597,6 +685,10 @@ public:
   /// Whether the body may assign the parameter itself (C++ `const int n`
   /// and Rust parameters without `mut` may not).
   bool Mutable;
+  /// A struct parameter that refers to the caller's value instead of
+  /// copying it (Rust `&self`, `&mut self`; Mutable for `&mut self`): the
+  /// argument must then be a variable or parameter or a field of one.
+  bool ByRef = false;
 };
 
 /// How a device function relates to other objects
@@ -638,6 +730,16 @@ public:
   /// Made by Sema: the variables Python declares by assigning a new name
   /// (AssignStmt::Declares points here).
   std::vector<std::unique_ptr<VarDecl>> ImplicitVars;
+  /// A method or associated function: the struct whose `impl` defines it
+  /// (its Name is then "V2::name").
+  const StructDecl *Owner = nullptr;
+  /// For a method of an operator-trait impl (`impl Add for V2`): the
+  /// trait's name ("Add"); Sema dispatches `a + b` on V2 to it.
+  std::string Trait;
+  /// Whether lowering inlines every call instead of making a MIR function:
+  /// methods, and functions that take or return a struct (MIR has no
+  /// aggregates, and a MIR function returns one value).
+  bool isInlined() const;
 };
 
 /// One source file: its functions in source order.
@@ -646,8 +748,15 @@ public:
   explicit Module(Language Lang) : Lang(Lang) {}
   Language Lang;
   std::vector<std::unique_ptr<FunctionDecl>> Functions;
+  /// Plain-data structs in order of first mention.
+  std::vector<std::unique_ptr<StructDecl>> Structs;
   /// The function named \p Name, or null.
   FunctionDecl *function(llvm::StringRef Name) const;
+  /// The struct named \p Name, or null.
+  StructDecl *structNamed(llvm::StringRef Name) const;
+  /// The struct named \p Name, made (undefined, first mentioned at \p Loc)
+  /// if there is none yet.
+  StructDecl *getStruct(llvm::StringRef Name, llvm::SMLoc Loc);
 };
 
 } // namespace wave::hir

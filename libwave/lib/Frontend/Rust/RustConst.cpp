@@ -117,11 +117,18 @@ hir::ExprPtr RustParser::cloneExpr(const hir::Expr &E, SMLoc Loc) {
   case K::Call: {
     const auto &C = llvm::cast<hir::CallExpr>(E);
     auto N = std::make_unique<hir::CallExpr>(Loc, C.Callee);
+    N->Method = C.Method;
     for (const hir::ExprPtr &A : C.Args)
       N->Args.push_back(cloneExpr(*A, Loc));
     return N;
   }
+  case K::Member: {
+    const auto &Mem = llvm::cast<hir::MemberExpr>(E);
+    return std::make_unique<hir::MemberExpr>(Loc, cloneExpr(*Mem.Base, Loc),
+                                             Mem.Name);
+  }
   case K::CompareChain:
+  case K::StructLit:
     break;
   }
   // Templates are literals and names; nothing else is ever copied.

@@ -276,15 +276,21 @@ hir::ExprPtr RustParser::parseMethodCall(hir::ExprPtr Recv) {
           "generic arguments ('::<>') are not supported in WAVE kernels");
     return nullptr;
   }
-  if (!isPunct("(")) {
-    error(Name.loc(), "field access ('." + Name.Text +
-                          "') is not supported in WAVE kernels");
-    return nullptr;
-  }
+  if (!isPunct("("))
+    return std::make_unique<hir::MemberExpr>(Name.loc(), std::move(Recv),
+                                             Name.Text.str());
   std::vector<hir::ExprPtr> Args;
   Args.push_back(std::move(Recv));
   if (!parseArgs(Args))
     return nullptr;
+  if (MethodNames.count(Name.Text)) {
+    // A method of a struct of this file: Sema resolves it by the
+    // receiver's type.
+    auto C = std::make_unique<hir::CallExpr>(Name.loc(), Name.Text.str());
+    C->Method = true;
+    C->Args = std::move(Args);
+    return C;
+  }
   return makeMathCall(Name, std::move(Args));
 }
 
@@ -404,6 +410,12 @@ hir::ExprPtr RustParser::parsePrimary() {
       return nullptr;
     return matchToExpr(std::move(M));
   }
+  if (W == "self" && HasSelf) {
+    consume();
+    return std::make_unique<hir::NameExpr>(T.loc(), "self");
+  }
+  if (W == "Self" && CurImpl)
+    return parsePathExpr();
   std::string Msg =
       llvm::StringSwitch<std::string>(W)
           .Cases({"loop", "while", "for"},
@@ -451,12 +463,29 @@ hir::ExprPtr RustParser::parsePathExpr() {
                           "!') are not supported in WAVE kernels");
     return nullptr;
   }
+  if (isPunct("{") && !NoStructLiteral && Segs.size() == 1)
+    if (hir::StructDecl *S = structFor(Last.Text, Last.loc()))
+      return parseStructLit(Last, S);
   if (isPunct("{") && !NoStructLiteral &&
       (Last.Text.front() >= 'A' && Last.Text.front() <= 'Z') &&
       Segs.size() == 1) {
-    error(tok().loc(), "struct literals are not supported in WAVE kernels");
+    error(Last.loc(), "unknown struct '" + Last.Text + "'");
     return nullptr;
   }
+  if (Segs.size() == 2)
+    if (hir::StructDecl *S = structFor(Segs[0].Text, Segs[0].loc())) {
+      // `V2::new(...)`, `Self::new(...)`: an associated function.
+      if (!isPunct("(")) {
+        error(Last.loc(), "associated constants are not supported in WAVE "
+                          "kernels; only associated functions are");
+        return nullptr;
+      }
+      auto C = std::make_unique<hir::CallExpr>(
+          Last.loc(), S->Name + "::" + Last.Text.str());
+      if (!parseArgs(C->Args))
+        return nullptr;
+      return C;
+    }
   if (Segs.size() == 1) {
     if (Last.Text == "_") {
       error(Last.loc(), "'_' is not supported in WAVE kernel expressions");

@@ -204,6 +204,13 @@ bool mentions(const hir::Expr &E, const llvm::StringSet<> &Names) {
       if (mentions(*A, Names))
         return true;
     return false;
+  case K::Member:
+    return mentions(*llvm::cast<hir::MemberExpr>(E).Base, Names);
+  case K::StructLit:
+    for (const auto &I : llvm::cast<hir::StructLitExpr>(E).Inits)
+      if (I.Value && mentions(*I.Value, Names))
+        return true;
+    return false;
   default:
     return false;
   }

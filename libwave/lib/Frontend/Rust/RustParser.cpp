@@ -221,6 +221,8 @@ void RustParser::skipItem() {
 
 std::unique_ptr<hir::Module> RustParser::parseModule() {
   auto M = std::make_unique<hir::Module>(hir::Language::Rust);
+  Mod = M.get();
+  collectStructNames();
   collectModuleConsts();
   while (!atEof()) {
     size_t Before = Pos;
@@ -271,6 +273,17 @@ void RustParser::parseItem(hir::Module &M) {
       M.Functions.push_back(std::move(F));
     return;
   }
+  if (T.isIdent("struct") || T.isIdent("impl")) {
+    if (A.Kernel)
+      error(A.KernelLoc, "'kernel' applies to functions only");
+    if (A.ExportLoc.isValid())
+      error(A.ExportLoc, "'export' applies to functions only");
+    if (T.isIdent("struct"))
+      parseStructItem(M);
+    else
+      parseImplItem(M);
+    return;
+  }
   if (T.isIdent("use")) {
     if (A.ExportLoc.isValid())
       error(A.ExportLoc, "'export' applies to functions only");
@@ -301,9 +314,7 @@ void RustParser::parseItem(hir::Module &M) {
                                 "of function declarations are supported "
                                 "in WAVE kernels")
                 .Case("mod", "modules are not supported in WAVE kernels")
-                .Case("struct", "structs are not supported in WAVE kernels")
                 .Case("union", "unions are not supported in WAVE kernels")
-                .Case("impl", "'impl' blocks are not supported in WAVE kernels")
                 .Case("trait", "traits are not supported in WAVE kernels")
                 .Case("type", "type aliases are not supported in WAVE kernels")
                 .Case("static",
@@ -469,13 +480,16 @@ void RustParser::parseUse() {
   if (consumePunct("::")) {
     // `use ::wave::...`
   }
-  if (!isIdent("wave") || !(isPunct("::", 1) || isPunct(";", 1))) {
-    error(tok().loc(), "only 'use wave::...' imports are supported in WAVE "
-                       "kernels");
+  // `use std::ops::{Add, Mul};` names the operator traits (RustStruct.cpp).
+  bool Ops = (isIdent("std") || isIdent("core")) && isPunct("::", 1) &&
+             isIdent("ops", 2);
+  if (!Ops && (!isIdent("wave") || !(isPunct("::", 1) || isPunct(";", 1)))) {
+    error(tok().loc(), "only 'use wave::...' and 'use std::ops::...' imports "
+                       "are supported in WAVE kernels");
     skipItem();
     return;
   }
-  // Everything under wave:: is accepted and ignored.
+  // Everything under wave:: and std::ops:: is accepted and ignored.
   while (!atEof() && !isPunct(";")) {
     if (isPunct("{")) {
       skipBalanced();
@@ -594,9 +608,8 @@ std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A,
     } else if (isPunct("!")) {
       error(consume().loc(), "the never type '!' is not supported in WAVE "
                              "kernels");
-    } else if (std::optional<hir::Scalar> S =
-                   parseScalarType("as the return type")) {
-      F->ReturnTy = hir::Type::scalar(*S);
+    } else if (std::optional<hir::Type> T = parseType("as the return type")) {
+      F->ReturnTy = *T;
     } else {
       while (!atEof() && !isPunct("{") && !isPunct(";") && !isIdent("where"))
         consume();
@@ -637,7 +650,9 @@ std::unique_ptr<hir::FunctionDecl> RustParser::parseFunction(const Attrs &A,
   for (const hir::Param &P : F->Params)
     declareLocal(P.Name);
   NextHidden = 0;
+  HasSelf = CurImpl && !F->Params.empty() && F->Params[0].Name == "self";
   RustBlock B = parseBlock();
+  HasSelf = false;
   Names.resize(NamesMark);
   F->EndLoc = Toks[Pos - 1].loc(); // The closing '}'.
   bool ReturnsValue = !F->ReturnTy.isVoid();
@@ -693,8 +708,10 @@ bool RustParser::parseParam(hir::FunctionDecl &F) {
   if (isIdent("self") ||
       (isPunct("&") && (isIdent("self", 1) ||
                         (isIdent("mut", 1) && isIdent("self", 2))))) {
-    error(tok().loc(), "methods ('self' parameters) are not supported in "
-                       "WAVE kernels");
+    if (CurImpl)
+      return parseSelfParam(F, Mutable);
+    error(tok().loc(), "'self' parameters are only allowed in the methods "
+                       "of an 'impl' block");
     return false;
   }
   RustToken Name;
@@ -722,8 +739,12 @@ bool RustParser::parseParam(hir::FunctionDecl &F) {
       Writable = true;
     }
     if (!isPunct("[")) {
-      error(AmpLoc, "only slices ('&[T]' and '&mut [T]') can be passed by "
-                    "reference in WAVE kernels");
+      if (tok().is(RustTok::Ident) && structFor(tok().Text, tok().loc()))
+        error(AmpLoc, "structs are passed by value in WAVE kernels; write '" +
+                          Name.Text + ": " + tok().Text + "'");
+      else
+        error(AmpLoc, "only slices ('&[T]' and '&mut [T]') can be passed by "
+                      "reference in WAVE kernels");
       return false;
     }
     SMLoc LBracket = consume().loc();
@@ -752,11 +773,10 @@ bool RustParser::parseParam(hir::FunctionDecl &F) {
                        "'&[T]' or '&mut [T]'");
     return false;
   }
-  std::optional<hir::Scalar> S = parseScalarType("as the parameter type");
-  if (!S)
+  std::optional<hir::Type> T = parseType("as the parameter type");
+  if (!T)
     return false;
-  F.Params.emplace_back(Name.loc(), Name.Text.str(), hir::Type::scalar(*S),
-                        Mutable);
+  F.Params.emplace_back(Name.loc(), Name.Text.str(), *T, Mutable);
   return true;
 }
 
@@ -804,6 +824,23 @@ RustParser::parseScalarType(const llvm::Twine &Context) {
                     "(scalars are f32, f64, f16, i32, u32 and bool)");
   else
     error(Ty.loc(), "unknown type '" + Ty.Text + "'");
+  return std::nullopt;
+}
+
+std::optional<hir::Type> RustParser::parseType(const llvm::Twine &Context) {
+  const RustToken &T = tok();
+  if (T.is(RustTok::Ident))
+    if (hir::StructDecl *S = structFor(T.Text, T.loc())) {
+      consume();
+      if (isPunct("<")) {
+        error(tok().loc(), "generic arguments are not supported in WAVE "
+                           "kernels");
+        return std::nullopt;
+      }
+      return hir::Type::structType(S);
+    }
+  if (std::optional<hir::Scalar> S = parseScalarType(Context))
+    return hir::Type::scalar(*S);
   return std::nullopt;
 }
 

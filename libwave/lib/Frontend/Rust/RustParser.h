@@ -6,8 +6,15 @@
 // files: RustParser.cpp (tokens, diagnostics, items, attributes, types),
 // RustStmt.cpp (blocks, statements, if-expressions), RustExpr.cpp
 // (expressions, one function per precedence level), RustConst.cpp
-// (`const` items, C-like enums, constant evaluation, name resolution) and
-// RustMatch.cpp (patterns, `match`, `if let`, `while let`, tuples).
+// (`const` items, C-like enums, constant evaluation, name resolution),
+// RustMatch.cpp (patterns, `match`, `if let`, `while let`, tuples) and
+// RustStruct.cpp (structs, `impl` blocks, operator traits).
+//
+// Structs are HIR structs (hir::StructDecl, formats/kernel-languages.md
+// §8, "Plain-data structs"): methods become functions named "V2::name"
+// whose Owner is the struct, with `self` as the first parameter; `v.m(a)`
+// is a method call Sema resolves by v's type; operator-trait impls are
+// marked by Trait.
 //
 // Desugaring. HIR has no match, tuple, constant or enum node: the parser
 // lowers them to existing nodes. A constant or enum variant becomes a
@@ -36,6 +43,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 #include <array>
@@ -241,6 +249,27 @@ private:
   /// A scalar type name at the current token (consumed even when wrong);
   /// std::nullopt after an error. The name of an enum is its Repr.
   std::optional<hir::Scalar> parseScalarType(const llvm::Twine &Context);
+  /// A scalar type or the name of a struct of this file (`Self` in an
+  /// impl) at the current token; std::nullopt after an error.
+  std::optional<hir::Type> parseType(const llvm::Twine &Context);
+
+  //===--- Structs and impls (RustStruct.cpp) ----------------------------===//
+  /// Pass 0 over the tokens: the names of the structs of the file and of
+  /// the methods (functions with a `self` parameter) of its impls, so that
+  /// types, literals and method calls are recognised before the items.
+  void collectStructNames();
+  /// `struct NAME { field: T, ... }` at the current `struct`.
+  void parseStructItem(hir::Module &M);
+  /// `impl NAME { fn ... }` or `impl TRAIT for NAME { ... }`.
+  void parseImplItem(hir::Module &M);
+  /// `NAME { field: e, ... }` after the struct's name \p Name.
+  hir::ExprPtr parseStructLit(const RustToken &Name, hir::StructDecl *S);
+  /// The struct that \p Name (a struct's name, or `Self` in an impl)
+  /// denotes, or null.
+  hir::StructDecl *structFor(llvm::StringRef Name, llvm::SMLoc Loc);
+  /// `self`, `mut self`, `&self` or `&mut self` as the parameter of \p F
+  /// (in an impl); \p Mutable tells a `mut` already consumed.
+  bool parseSelfParam(hir::FunctionDecl &F, bool Mutable);
 
   //===--- Constants, enums and names (RustConst.cpp) --------------------===//
   /// Pass 1 over the module: parses every `const` and `enum` item (so
@@ -397,6 +426,14 @@ private:
 
   std::vector<RustToken> Toks;
   size_t Pos = 0;
+  /// The module being parsed (for its structs).
+  hir::Module *Mod = nullptr;
+  /// Pass 0 (collectStructNames): struct names and method names.
+  llvm::StringSet<> StructNames, MethodNames;
+  /// The struct of the impl being parsed.
+  hir::StructDecl *CurImpl = nullptr;
+  /// The function being parsed has a `self` parameter.
+  bool HasSelf = false;
   hir::DiagnosticEngine &Diags;
   unsigned Depth = 0;
   bool TooDeep = false;

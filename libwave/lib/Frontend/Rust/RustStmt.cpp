@@ -354,9 +354,10 @@ void RustParser::parseExprStmt(RustBlock &B) {
   std::optional<hir::BinaryOp> Op;
   if (assignOp(tok(), Op)) {
     RustToken OpTok = consume();
-    if (!llvm::isa<hir::NameExpr>(*E) && !llvm::isa<hir::IndexExpr>(*E))
+    if (!llvm::isa<hir::NameExpr>(*E) && !llvm::isa<hir::IndexExpr>(*E) &&
+        !llvm::isa<hir::MemberExpr>(*E))
       error(E->loc(), "invalid left-hand side of assignment: expected a "
-                      "variable or an element 'a[i]'");
+                      "variable, a field 'v.x' or an element 'a[i]'");
     hir::ExprPtr Value = parseExpr();
     if (!Value || !endStmt("after the assignment")) {
       Pos = Start;
@@ -398,19 +399,24 @@ hir::StmtPtr RustParser::parseLet() {
   if (!expectName(Name, "a variable name after 'let'"))
     return nullptr;
   std::optional<hir::Scalar> Ty;
+  const hir::StructDecl *StructTy = nullptr;
   SMLoc TyLoc;
   if (consumePunct(":")) {
     TyLoc = tok().loc();
-    Ty = parseScalarType("after ':'");
-    if (!Ty)
+    std::optional<hir::Type> T = parseType("after ':'");
+    if (!T)
       return nullptr;
+    if (T->isStruct())
+      StructTy = T->Decl;
+    else
+      Ty = T->Elem;
   }
   hir::ExprPtr Init;
   if (consumePunct("=")) {
     if ((isIdent("shared") && isPunct("(", 1)) ||
         (isIdent("wave") && isPunct("::", 1) && isIdent("shared", 2) &&
          isPunct("(", 3))) {
-      if (Ty) {
+      if (Ty || StructTy) {
         error(TyLoc, "a shared array declaration takes no type annotation");
         return nullptr;
       }
@@ -427,8 +433,10 @@ hir::StmtPtr RustParser::parseLet() {
   if (!endStmt("after the 'let' statement"))
     return nullptr;
   declareLocal(Name.Text);
-  return std::make_unique<hir::VarDecl>(Name.loc(), Name.Text.str(), Ty,
-                                        std::move(Init), Mutable);
+  auto V = std::make_unique<hir::VarDecl>(Name.loc(), Name.Text.str(), Ty,
+                                          std::move(Init), Mutable);
+  V->DeclaredStruct = StructTy;
+  return V;
 }
 
 hir::StmtPtr RustParser::parseShared(const RustToken &Name) {

@@ -29,7 +29,7 @@ fn k(a: &mut [f32], n: u32) {
     let e = if n > 0 { let t = 1; } else { 2 };
     // CHECK: errors-syntax.rs:[[@LINE+1]]:13: error: an if-expression must have an 'else' branch
     let g = if n > 0 { 1 };
-    // CHECK: errors-syntax.rs:[[@LINE+1]]:5: error: invalid left-hand side of assignment: expected a variable or an element 'a[i]'
+    // CHECK: errors-syntax.rs:[[@LINE+1]]:5: error: invalid left-hand side of assignment: expected a variable, a field 'v.x' or an element 'a[i]'
     foo() = 1;
     foo(1, 2;
     // CHECK: errors-syntax.rs:[[@LINE-1]]:13: error: expected ',' or ')' in the argument list, found ';'

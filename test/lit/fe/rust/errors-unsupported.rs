@@ -1,21 +1,22 @@
 // errors-unsupported.rs: Rust constructs outside the WAVE dialect (items,
-// generics, non-WAVE types, macros, closures, references, strings, tuple
-// values, arrays, ?, paths, unknown methods, labels, other iterators,
+// generics (of structs and impls too), non-WAVE types, macros, closures,
+// references, strings, tuple values, tuple fields, arrays, ?, paths,
+// unknown methods, labels, other iterators,
 // unsafe, Option patterns) each get one located error, all in one run.
 // (`const` items, `let (a, b) = ...` and `match` are part of the dialect:
 // bad-match.rs has the errors of patterns.)
 // RUN: not wave-fe --emit=ast %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
-// CHECK: errors-unsupported.rs:[[@LINE+1]]:5: error: only 'use wave::...' imports are supported in WAVE kernels
+// CHECK: errors-unsupported.rs:[[@LINE+1]]:5: error: only 'use wave::...' and 'use std::ops::...' imports are supported in WAVE kernels
 use std::io;
-// CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: structs are not supported in WAVE kernels
-struct P { x: f32 }
+// CHECK: errors-unsupported.rs:[[@LINE+1]]:9: error: generic structs are not supported in WAVE kernels
+struct P<T> { x: T }
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: 'extern crate' is not supported in WAVE kernels
 extern crate foo;
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: modules are not supported in WAVE kernels
 mod m { fn a() {} }
-// CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: 'impl' blocks are not supported in WAVE kernels
-impl P { fn f(&self) {} }
+// CHECK: errors-unsupported.rs:[[@LINE+1]]:5: error: generic impls are not supported in WAVE kernels
+impl<T> P { fn f(&self) {} }
 // A constant is fine (no error).
 const N: u32 = 4;
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:1: error: 'static' items are not supported in WAVE kernels
@@ -67,8 +68,8 @@ fn body(n: u32, x: f32) {
     let w = 1u64;
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:13: error: invalid suffix 'u32' on a float literal
     let y = 1.0u32;
-// CHECK: errors-unsupported.rs:[[@LINE+1]]:15: error: field access ('.field') is not supported in WAVE kernels
-    let f = x.field;
+// CHECK: errors-unsupported.rs:[[@LINE+1]]:15: error: tuple fields are not supported in WAVE kernels
+    let f = x.0;
 // CHECK: errors-unsupported.rs:[[@LINE+2]]:5: error: loop labels are not supported in WAVE kernels
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:26: error: loop labels are not supported in WAVE kernels
     'outer: loop { break 'outer; }

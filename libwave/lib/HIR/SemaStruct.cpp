@@ -1,0 +1,221 @@
+//===- SemaStruct.cpp - Plain-data structs in HIR Sema --------------------===//
+//
+// Struct declarations, struct literals, field access, and the operator
+// traits (formats/kernel-languages.md §8, "Plain-data structs"). An
+// operator whose left operand is a struct becomes a call of the trait
+// impl's method
+// (`a + b` on V2 is `V2::add(a, b)`; `a += b` is `V2::add_assign(a, b)`),
+// so that every later walk (recursion, barriers, buffer access, lowering)
+// sees an ordinary call.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaInternal.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <functional>
+
+using namespace wave::hir;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+static std::string quoted(const Type &T) { return "'" + typeName(T) + "'"; }
+
+void Sema::checkStructs() {
+  // A struct may not contain itself, directly or through other structs.
+  llvm::DenseSet<const StructDecl *> Done, Active;
+  std::function<bool(const StructDecl &)> Cyclic =
+      [&](const StructDecl &S) -> bool {
+    if (Done.contains(&S))
+      return false;
+    if (!Active.insert(&S).second)
+      return true;
+    bool C = false;
+    for (const StructDecl::Field &F : S.Fields)
+      if (F.Ty.isStruct() && F.Ty.Decl)
+        C |= Cyclic(*F.Ty.Decl);
+    Active.erase(&S);
+    Done.insert(&S);
+    return C;
+  };
+  for (const auto &S : M.Structs) {
+    if (!S->Defined) {
+      Diags.error(S->FirstUse, "unknown type '" + S->Name + "'");
+      continue;
+    }
+    llvm::StringMap<const StructDecl::Field *> Names;
+    for (const StructDecl::Field &F : S->Fields)
+      if (!Names.try_emplace(F.Name, &F).second)
+        Diags.error(F.Loc, "duplicate field '" + F.Name + "' in struct '" +
+                               S->Name + "'");
+    Done.clear();
+    if (Cyclic(*S))
+      Diags.error(S->Loc, "struct '" + S->Name +
+                              "' contains itself; it would have no size");
+  }
+}
+
+Type Sema::checkStructLit(StructLitExpr &L) {
+  bool Ok = L.Struct->Defined;
+  std::vector<bool> Given(L.Struct->Fields.size(), false);
+  for (StructLitExpr::Init &I : L.Inits) {
+    checkExpr(I.Value);
+    I.Field = L.Struct->fieldIndex(I.Name);
+    if (!L.Struct->Defined)
+      continue;
+    if (I.Field < 0) {
+      Diags.error(I.Loc, "struct '" + L.Struct->Name + "' has no field '" +
+                             I.Name + "'");
+      Ok = false;
+      continue;
+    }
+    if (Given[I.Field]) {
+      Diags.error(I.Loc, "field '" + I.Name + "' is given twice");
+      Ok = false;
+      continue;
+    }
+    Given[I.Field] = true;
+    Ok &= coerceTo(I.Value, L.Struct->Fields[I.Field].Ty,
+                   "field '" + I.Name + "' of '" + L.Struct->Name + "'");
+  }
+  if (!Ok)
+    return Type::invalid();
+  std::string Missing;
+  for (size_t F = 0; F < Given.size(); ++F)
+    if (!Given[F])
+      Missing +=
+          (Missing.empty() ? "'" : ", '") + L.Struct->Fields[F].Name + "'";
+  if (!Missing.empty()) {
+    Diags.error(L.loc(), "missing field(s) " + Missing +
+                             " in the literal of '" + L.Struct->Name + "'");
+    return Type::invalid();
+  }
+  return Type::structType(L.Struct);
+}
+
+Type Sema::checkMember(MemberExpr &Mem) {
+  Type B = checkExpr(Mem.Base);
+  Mem.Field = -1;
+  if (B.isInvalid())
+    return B;
+  if (!B.isStruct()) {
+    Diags.error(Mem.loc(), "field access '." + Mem.Name + "' on " + quoted(B) +
+                               ", which is not a struct");
+    return Type::invalid();
+  }
+  Mem.Field = B.Decl->fieldIndex(Mem.Name);
+  if (Mem.Field < 0) {
+    Diags.error(Mem.loc(), "struct '" + B.Decl->Name + "' has no field '" +
+                               Mem.Name + "'");
+    return Type::invalid();
+  }
+  return B.Decl->Fields[Mem.Field].Ty;
+}
+
+bool Sema::coerceTo(ExprPtr &E, const Type &To, const llvm::Twine &What) {
+  if (E->Ty.isInvalid() || To.isInvalid())
+    return false;
+  if (To.isStruct() || E->Ty.isStruct()) {
+    if (E->Ty == To)
+      return true;
+    Diags.error(E->loc(), "expected " + quoted(To) + " in " + What +
+                              ", found " + quoted(E->Ty));
+    return false;
+  }
+  return coerce(E, To.Elem, What);
+}
+
+const FunctionDecl *Sema::traitMethod(const StructDecl &S,
+                                      llvm::StringRef Method) {
+  const FunctionDecl *F = M.function(S.Name + "::" + Method.str());
+  return F && !F->Trait.empty() ? F : nullptr;
+}
+
+Type Sema::checkOperatorCall(ExprPtr &Self, llvm::SMLoc Loc, llvm::StringRef Sp,
+                             llvm::StringRef Trait, ExprPtr &LHS,
+                             ExprPtr *RHS) {
+  const StructDecl &S = *LHS->Ty.Decl;
+  std::string Method = Trait.lower();
+  const FunctionDecl *F = Trait.empty() ? nullptr : traitMethod(S, Method);
+  if (!F) {
+    std::string Operands =
+        RHS ? quoted(LHS->Ty) + " and " + quoted((*RHS)->Ty) : quoted(LHS->Ty);
+    Diags.error(Loc,
+                "no operator '" + Sp + "' for " + Operands +
+                    (Trait.empty() ? std::string("")
+                                   : "; implement it: impl " + Trait.str() +
+                                         " for " + S.Name + " { ... }"));
+    Self->Ty = Type::invalid();
+    return Self->Ty;
+  }
+  auto C = std::make_unique<CallExpr>(Loc, F->Name);
+  C->Args.push_back(std::move(LHS));
+  if (RHS)
+    C->Args.push_back(std::move(*RHS));
+  Self = std::move(C); // Destroys the operator node.
+  return checkExpr(Self);
+}
+
+void Sema::checkCompoundStructAssign(StmtPtr &SP) {
+  auto &A = cast<AssignStmt>(*SP);
+  Type TT = placeType(*A.Target);
+  llvm::StringRef Sp = binaryOpSpelling(*A.Op);
+  llvm::StringRef Trait = llvm::StringSwitch<llvm::StringRef>(Sp)
+                              .Case("+", "add_assign")
+                              .Case("-", "sub_assign")
+                              .Case("*", "mul_assign")
+                              .Case("/", "div_assign")
+                              .Case("%", "rem_assign")
+                              .Default("");
+  const FunctionDecl *F =
+      Trait.empty() ? nullptr : traitMethod(*TT.Decl, Trait);
+  if (!F) {
+    checkExpr(A.Value);
+    std::string T = llvm::StringSwitch<std::string>(Sp)
+                        .Case("+", "AddAssign")
+                        .Case("-", "SubAssign")
+                        .Case("*", "MulAssign")
+                        .Case("/", "DivAssign")
+                        .Case("%", "RemAssign")
+                        .Default("");
+    Diags.error(A.loc(),
+                "no operator '" + Sp + "=' for " + quoted(TT) +
+                    (T.empty() ? std::string("")
+                               : "; implement it: impl " + T + " for " +
+                                     TT.Decl->Name + " { ... }"));
+    return;
+  }
+  llvm::SMLoc Loc = A.loc();
+  auto C = std::make_unique<CallExpr>(Loc, F->Name);
+  C->Args.push_back(std::move(A.Target));
+  C->Args.push_back(std::move(A.Value));
+  SP = std::make_unique<ExprStmt>(Loc, std::move(C));
+  checkStmt(SP);
+}
+
+Type Sema::placeType(const Expr &E) const {
+  if (const auto *N = dyn_cast<NameExpr>(&E)) {
+    const Binding *B = lookup(N->Name);
+    if (!B || B->Shared)
+      return Type::invalid();
+    return B->Var ? B->Var->Ty : B->Parm->Ty;
+  }
+  if (const auto *Mem = dyn_cast<MemberExpr>(&E)) {
+    Type B = placeType(*Mem->Base);
+    if (!B.isStruct() || !B.Decl)
+      return Type::invalid();
+    int I = B.Decl->fieldIndex(Mem->Name);
+    return I < 0 ? Type::invalid() : B.Decl->Fields[I].Ty;
+  }
+  return Type::invalid();
+}
+
+const NameExpr *Sema::placeRoot(const Expr &E) {
+  const Expr *X = &E;
+  while (const auto *Mem = dyn_cast<MemberExpr>(X))
+    X = Mem->Base.get();
+  const auto *N = dyn_cast<NameExpr>(X);
+  return N && (N->Var || (N->Parm && !N->Parm->Ty.isArray())) ? N : nullptr;
+}
