@@ -186,10 +186,7 @@ hir::ExprPtr RustParser::parseCast() {
 hir::ExprPtr RustParser::parseUnary() {
   if (!enterNesting())
     return nullptr;
-  struct Leave {
-    RustParser &P;
-    ~Leave() { P.leaveNesting(); }
-  } L{*this};
+  NestingScope L{*this};
   const RustToken T = tok();
   if (!T.is(RustTok::Punct))
     return parsePostfix();

@@ -385,10 +385,7 @@ bool RustParser::parsePattern(RustPat &P) {
 bool RustParser::parsePatternNoOr(RustPat &P) {
   if (!enterNesting())
     return false;
-  struct Leave {
-    RustParser &P;
-    ~Leave() { P.leaveNesting(); }
-  } L{*this};
+  NestingScope L{*this};
   const RustToken T = tok();
   P.Loc = T.loc();
   if (T.isIdent("_")) {
@@ -687,10 +684,7 @@ bool RustParser::bindPattern(const RustPat &P, const RustScrut &S,
 std::unique_ptr<RustMatch> RustParser::parseMatch() {
   if (!enterNesting())
     return nullptr;
-  struct Leave {
-    RustParser &P;
-    ~Leave() { P.leaveNesting(); }
-  } L{*this};
+  NestingScope L{*this};
   auto M = std::make_unique<RustMatch>();
   M->Loc = consume().loc(); // 'match'
   bool Saved = NoStructLiteral;
@@ -820,19 +814,7 @@ std::unique_ptr<RustMatch> RustParser::parseMatch() {
               !isPunct(">=") && !isPunct("=>")))) {
           // `pat => x = e,`: an assignment arm.
           RustToken OpTok = consume();
-          if (OpTok.Text != "=")
-            Op = llvm::StringSwitch<std::optional<hir::BinaryOp>>(OpTok.Text)
-                     .Case("+=", hir::BinaryOp::Add)
-                     .Case("-=", hir::BinaryOp::Sub)
-                     .Case("*=", hir::BinaryOp::Mul)
-                     .Case("/=", hir::BinaryOp::Div)
-                     .Case("%=", hir::BinaryOp::Rem)
-                     .Case("&=", hir::BinaryOp::BitAnd)
-                     .Case("|=", hir::BinaryOp::BitOr)
-                     .Case("^=", hir::BinaryOp::BitXor)
-                     .Case("<<=", hir::BinaryOp::Shl)
-                     .Case(">>=", hir::BinaryOp::Shr)
-                     .Default(std::nullopt);
+          assignOp(OpTok, Op);
           if (!llvm::isa<hir::NameExpr>(*E) && !llvm::isa<hir::IndexExpr>(*E))
             error(E->loc(), "invalid left-hand side of assignment: expected "
                             "a variable or an element 'a[i]'");

@@ -221,6 +221,15 @@ private:
   /// then makes every later token read as end of file.
   bool enterNesting();
   void leaveNesting() { --Depth; }
+  /// Leaves the level a successful enterNesting() entered, at the end of
+  /// its scope.
+  struct NestingScope {
+    RustParser &P;
+    ~NestingScope() { P.leaveNesting(); }
+  };
+  /// The compound-assignment operator \p T spells (`+=` is Add) in \p Op;
+  /// true for those and for a plain `=` (Op then empty).
+  static bool assignOp(const RustToken &T, std::optional<hir::BinaryOp> &Op);
 
   //===--- Items, attributes and types (RustParser.cpp) ------------------===//
   /// What the outer attributes before an item said.

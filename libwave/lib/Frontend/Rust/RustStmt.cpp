@@ -18,10 +18,8 @@ using namespace wave;
 using namespace wave::fe;
 using llvm::SMLoc;
 
-namespace {
-/// The compound-assignment operator spelled \p S (`+=` -> Add); for `=`,
-/// sets \p Plain.
-bool assignOp(const RustToken &T, std::optional<hir::BinaryOp> &Op) {
+bool RustParser::assignOp(const RustToken &T,
+                          std::optional<hir::BinaryOp> &Op) {
   if (!T.is(RustTok::Punct))
     return false;
   Op = llvm::StringSwitch<std::optional<hir::BinaryOp>>(T.Text)
@@ -38,7 +36,6 @@ bool assignOp(const RustToken &T, std::optional<hir::BinaryOp> &Op) {
            .Default(std::nullopt);
   return Op || T.Text == "=";
 }
-} // namespace
 
 RustBlock RustParser::parseBlock() {
   RustBlock B;
@@ -629,10 +626,7 @@ bool RustParser::parseForRange(hir::ForRangeStmt &F) {
 std::unique_ptr<RustIf> RustParser::parseIf() {
   if (!enterNesting())
     return nullptr;
-  struct Leave {
-    RustParser &P;
-    ~Leave() { P.leaveNesting(); }
-  } L{*this};
+  NestingScope L{*this};
   auto If = std::make_unique<RustIf>();
   If->Loc = consume().loc();
   size_t NamesMark = Names.size();
