@@ -1348,6 +1348,8 @@ FunctionLowering::Values FunctionLowering::inlineCall(const CallExpr &C) {
 
 void FunctionLowering::lowerAssign(const AssignStmt &A) {
   if (isa<MemberExpr>(*A.Target) || A.Target->Ty.isStruct()) {
+    if (A.Declares && A.Declares->Ty.isStruct()) // Python `v = V2(...)`.
+      declareStruct(A.Declares, *A.Declares->Ty.Decl, A.Declares->Name);
     Keys K;
     placeKeys(*A.Target, K);
     if (A.Target->Ty.isStruct()) {

@@ -794,7 +794,9 @@ Type Sema::checkCall(CallExpr &C, ExprPtr &Self) {
     }
     const FunctionDecl *MF =
         R.isStruct() ? M.function(R.Decl->Name + "::" + C.Callee) : nullptr;
-    if (!MF || MF->Params.empty() || MF->Params[0].Name != "self") {
+    // The receiver parameter: Rust's `self`, TypeScript's `this`.
+    if (!MF || MF->Params.empty() ||
+        (MF->Params[0].Name != "self" && MF->Params[0].Name != "this")) {
       Diags.error(C.loc(), "no method '" + C.Callee + "' on type " + quoted(R));
       Self->Ty = Type::invalid();
       return Self->Ty;
@@ -864,10 +866,16 @@ Type Sema::checkCall(CallExpr &C, ExprPtr &Self) {
                                         : Root->Parm && Root->Parm->Mutable);
       if (!Mutable) {
         Diags.error(C.Args[I]->loc(),
-                    "'" + F->Name + "' takes '&mut self': " +
+                    "'" + F->Name +
+                        (M.Lang == Language::TypeScript
+                             ? "' assigns fields of 'this': "
+                             : "' takes '&mut self': ") +
                         (Root ? "'" + Root->Name + "' is not mutable" +
                                     (M.Lang == Language::Rust
                                          ? " (declare it with 'mut')"
+                                     : M.Lang == Language::TypeScript &&
+                                             Root->Var
+                                         ? " (declare it with 'let')"
                                          : "")
                               : std::string("call it on a variable")));
         Ok = false;
@@ -962,7 +970,7 @@ void Sema::checkAssign(AssignStmt &A) {
       A.Declares->Implicit = true;
     }
     VarDecl &V = *A.Declares;
-    V.Ty = typeFromValue(V, VT);
+    V.Ty = VT.isStruct() ? VT : typeFromValue(V, VT); // A struct: as is.
     if (V.Ty.isInvalid() && !VT.isLiteral() && !VT.isInvalid())
       Diags.error(A.Value->loc(), "cannot assign a " + typeName(VT) +
                                       " to a variable");
@@ -990,7 +998,9 @@ void Sema::checkAssign(AssignStmt &A) {
                       (RefSelf ? " (the method takes '&self'; take "
                                  "'&mut self')"
                        : M.Lang == Language::Rust ? " (declare it with 'mut')"
-                                                  : ""));
+                       : M.Lang == Language::TypeScript && Root->Var
+                           ? " (declare it with 'let')"
+                           : ""));
       Diags.note(Root->Var ? Root->Var->loc() : Root->Parm->Loc,
                  "'" + Root->Name + "' is declared here");
       return;

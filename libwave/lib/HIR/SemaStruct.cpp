@@ -23,6 +23,28 @@ using llvm::isa;
 
 static std::string quoted(const Type &T) { return "'" + typeName(T) + "'"; }
 
+/// The Python method of an operator trait ("Div" -> "__truediv__",
+/// "AddAssign" -> "__iadd__").
+static std::string pythonDunder(llvm::StringRef Trait) {
+  bool InPlace = Trait.consume_back("Assign");
+  llvm::StringRef Op = llvm::StringSwitch<llvm::StringRef>(Trait)
+                           .Case("Div", "truediv")
+                           .Case("Rem", "mod")
+                           .Default("");
+  std::string Name = Op.empty() ? Trait.lower() : Op.str();
+  return "__" + std::string(InPlace ? "i" : "") + Name + "__";
+}
+
+/// A fresh, unchecked copy of a place (a name, or fields of one).
+static ExprPtr clonePlace(const Expr &E) {
+  if (const auto *N = dyn_cast<NameExpr>(&E))
+    return std::make_unique<NameExpr>(N->loc(), N->Name);
+  if (const auto *Mem = dyn_cast<MemberExpr>(&E))
+    if (ExprPtr B = clonePlace(*Mem->Base))
+      return std::make_unique<MemberExpr>(Mem->loc(), std::move(B), Mem->Name);
+  return nullptr;
+}
+
 void Sema::checkStructs() {
   // A struct may not contain itself, directly or through other structs.
   llvm::DenseSet<const StructDecl *> Done, Active;
@@ -144,9 +166,15 @@ Type Sema::checkOperatorCall(ExprPtr &Self, llvm::SMLoc Loc, llvm::StringRef Sp,
         RHS ? quoted(LHS->Ty) + " and " + quoted((*RHS)->Ty) : quoted(LHS->Ty);
     Diags.error(Loc,
                 "no operator '" + Sp + "' for " + Operands +
-                    (Trait.empty() ? std::string("")
-                                   : "; implement it: impl " + Trait.str() +
-                                         " for " + S.Name + " { ... }"));
+                    (M.Lang == Language::TypeScript
+                         ? std::string("; TypeScript has no operator "
+                                       "overloading: call a method")
+                     : Trait.empty() ? std::string("")
+                     : M.Lang == Language::Python
+                         ? "; define '" + pythonDunder(Trait) +
+                               "' in dataclass '" + S.Name + "'"
+                         : "; implement it: impl " + Trait.str() + " for " +
+                               S.Name + " { ... }"));
     Self->Ty = Type::invalid();
     return Self->Ty;
   }
@@ -171,6 +199,20 @@ void Sema::checkCompoundStructAssign(StmtPtr &SP) {
                               .Default("");
   const FunctionDecl *F =
       Trait.empty() ? nullptr : traitMethod(*TT.Decl, Trait);
+  if (!F && !Trait.empty() && M.Lang == Language::Python) {
+    // Python: without `__iadd__`, `a += b` is `a = a + b` ("add_assign"
+    // less "_assign" is "add").
+    const FunctionDecl *B = traitMethod(*TT.Decl, Trait.drop_back(7));
+    if (ExprPtr Copy = B ? clonePlace(*A.Target) : nullptr) {
+      auto C = std::make_unique<CallExpr>(A.loc(), B->Name);
+      C->Args.push_back(std::move(Copy));
+      C->Args.push_back(std::move(A.Value));
+      A.Value = std::move(C);
+      A.Op.reset();
+      checkStmt(SP);
+      return;
+    }
+  }
   if (!F) {
     checkExpr(A.Value);
     std::string T = llvm::StringSwitch<std::string>(Sp)
@@ -183,6 +225,10 @@ void Sema::checkCompoundStructAssign(StmtPtr &SP) {
     Diags.error(A.loc(),
                 "no operator '" + Sp + "=' for " + quoted(TT) +
                     (T.empty() ? std::string("")
+                     : M.Lang == Language::Python
+                         ? "; define '" + pythonDunder(T) + "' or '" +
+                               pythonDunder(T.substr(0, T.size() - 6)) +
+                               "' in dataclass '" + TT.Decl->Name + "'"
                                : "; implement it: impl " + T + " for " +
                                      TT.Decl->Name + " { ... }"));
     return;

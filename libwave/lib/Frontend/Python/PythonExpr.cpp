@@ -367,9 +367,30 @@ hir::ExprPtr PythonParser::parsePrimary() {
           continue;
         }
       }
-      error(Dot.loc(), "attribute access ('." + tok().Text +
-                           "') is not supported in WAVE kernels");
-      consume();
+      const auto *Root = dyn_cast<hir::NameExpr>(E.get());
+      if (!llvm::isa<hir::NameExpr, hir::MemberExpr, hir::CallExpr,
+                     hir::StructLitExpr>(E.get()) ||
+          (Root && NonStructParams.count(Root->Name))) {
+        error(Dot.loc(), "attribute access ('." + tok().Text +
+                             "') is not supported in WAVE kernels");
+        consume();
+        continue;
+      }
+      // A field of a dataclass value, or a method call `v.name(args)`
+      // (Sema checks that the value is a dataclass).
+      const PyToken &Attr = consume();
+      if (is(PyTok::LParen)) {
+        const PyToken &Open = consume();
+        auto C = std::make_unique<hir::CallExpr>(Attr.loc(), Attr.Text.str());
+        C->Method = true;
+        C->Args.push_back(std::move(E));
+        if (!parseCallArgs(*C, Open))
+          return nullptr;
+        E = std::move(C);
+        continue;
+      }
+      E = std::make_unique<hir::MemberExpr>(Attr.loc(), std::move(E),
+                                            Attr.Text.str());
       continue;
     }
     break;
@@ -527,6 +548,8 @@ hir::ExprPtr PythonParser::parseAtom() {
   }
   if (!is(PyTok::LParen))
     return std::make_unique<hir::NameExpr>(Name->loc(), Name->Text.str());
+  if (Name == &T && ClassNames.count(W))
+    return parseStructCall(T, OutMod->getStruct(W, T.loc()));
   const PyToken &Open = consume();
   auto C = std::make_unique<hir::CallExpr>(Name->loc(), Name->Text.str());
   if (!parseCallArgs(*C, Open))

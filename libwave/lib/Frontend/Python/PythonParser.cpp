@@ -143,6 +143,8 @@ void PythonParser::skipBracketRest() {
 
 std::unique_ptr<hir::Module> PythonParser::parseModule() {
   auto M = std::make_unique<hir::Module>(hir::Language::Python);
+  OutMod = M.get();
+  collectClassNames();
   flushLexErrors();
   bool First = true;
   while (!is(PyTok::Eof)) {
@@ -161,6 +163,10 @@ std::unique_ptr<hir::Module> PythonParser::parseModule() {
       continue;
     }
     First = false;
+    if (isIdent("class") || (is(PyTok::At) && atDataclassDecorator())) {
+      parseClassDef(*M);
+      continue;
+    }
     if (is(PyTok::At) || isIdent("def")) {
       parseFunctionDef(*M);
       continue;
@@ -179,6 +185,7 @@ std::unique_ptr<hir::Module> PythonParser::parseModule() {
     skipStatement();
   }
   flushLexErrors(/*All=*/true);
+  propagateSelfMutation();
   return M;
 }
 
@@ -200,6 +207,25 @@ void PythonParser::skipDocstring() {
 /// `import wave` or `from wave import names | * | (names)`; anything else
 /// is reported. Accepted imports produce nothing.
 void PythonParser::parseImport() {
+  if (!isIdent("from") || !isIdent("dataclasses", 1) || !isIdent("import", 2) ||
+      !isIdent("dataclass", 3) || isIdent("as", 4)) {
+    parseImportOf();
+    return;
+  }
+  // `from dataclasses import dataclass`: the one name it may import.
+  for (unsigned I = 0; I < 4; ++I)
+    consume();
+  if (!is(PyTok::Newline) && !is(PyTok::Semi) && !is(PyTok::Eof)) {
+    error(tok().loc(),
+          "expected a newline after the import, found " + describe(tok()));
+    skipStatement();
+    return;
+  }
+  consumeIf(PyTok::Semi);
+  consumeIf(PyTok::Newline);
+}
+
+void PythonParser::parseImportOf() {
   const PyToken &Kw = consume();
   if (Kw.isIdent("import")) {
     do {
@@ -215,7 +241,7 @@ void PythonParser::parseImport() {
         consume();
         Name += "." + consume().Text.str();
       }
-      if (Name != "wave") {
+      if (Name != "wave" && Name != "dataclasses") {
         error(Mod.loc(), "importing '" + Name +
                              "' is not supported in WAVE kernels; only "
                              "'import wave' and 'from wave import ...' are "
@@ -347,6 +373,7 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
   Shapes.clear();
   ShapeParams.clear();
   FlatBuffers.clear();
+  NonStructParams.clear();
   KernelMark K;
   while (is(PyTok::At))
     parseDecorator(K);
@@ -357,6 +384,15 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
     skipStatement();
     return;
   }
+  if (CurClass && K.IsKernel)
+    error(tok().loc(), "a kernel cannot be a method; define it outside the "
+                       "class");
+  if (CurClass && K.ExportLoc.isValid()) {
+    error(K.ExportLoc, "a method cannot be exported; export a function "
+                       "outside the class");
+    K.ExportLoc = SMLoc();
+  }
+  K.IsKernel &= !CurClass;
   consume();
   if (!isName()) {
     error(tok().loc(),
@@ -380,6 +416,8 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
       HeaderOk = false;
     } else if (R->IsBuffer) {
       error(R->Loc, "functions cannot return buffers in WAVE kernels");
+    } else if (R->Struct) {
+      F->ReturnTy = hir::Type::structType(R->Struct);
     } else if (R->Valid) {
       F->ReturnTy = hir::Type::scalar(R->S);
     }
@@ -390,6 +428,12 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
     parseIndentedBlock(NameTok.loc(), "function definition", /*Quiet=*/true);
     return;
   }
+  if (CurClass && parseEllipsisBody()) {
+    error(NameTok.loc(), "method '" + NameTok.Text +
+                             "' has no body (only '...'); methods of a "
+                             "dataclass are definitions");
+    return;
+  }
   if (parseEllipsisBody()) {
     if (F->Link == hir::Linkage::Export)
       error(F->ExportLoc, "'@export' marks a definition; '" + F->Name +
@@ -398,6 +442,7 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
     M.Functions.push_back(std::move(F));
     return;
   }
+  size_t BodyBegin = Pos;
   F->Body = parseSuite("function definition", /*AllowDocstring=*/true);
   // The implicit return is at the end of the body's last line: its
   // NEWLINE token sits just past the line's last token.
@@ -406,6 +451,8 @@ void PythonParser::parseFunctionDef(hir::Module &M) {
       F->EndLoc = Toks[I].loc();
       break;
     }
+  if (CurClass)
+    finishMethod(*F, NameTok, BodyBegin, Pos);
   M.Functions.push_back(std::move(F));
 }
 
@@ -466,7 +513,13 @@ void PythonParser::parseDecorator(KernelMark &K) {
     return;
   }
   if (!is(PyTok::Ident) || tok().Text != "kernel") {
-    if (is(PyTok::Ident))
+    if (is(PyTok::Ident) && CurClass)
+      error(tok().loc(), "decorator '@" +
+                             llvm::Twine(Qualified ? "wave." : "") +
+                             tok().Text +
+                             "' is not supported on methods of a dataclass "
+                             "in WAVE kernels");
+    else if (is(PyTok::Ident))
       error(tok().loc(), "decorator '@" +
                              llvm::Twine(Qualified ? "wave." : "") +
                              tok().Text +
@@ -605,18 +658,29 @@ bool PythonParser::parseParams(hir::FunctionDecl &F) {
       const PyToken &Name = consume();
       hir::Type Ty = hir::Type::invalid();
       PyTypeRef Written;
-      if (consumeIf(PyTok::Colon)) {
+      bool First = F.Params.empty() && Types.empty();
+      if (CurClass && First && Name.Text != "self")
+        error(Name.loc(), "a method of a dataclass takes 'self' first; "
+                          "static and class methods are not supported in "
+                          "WAVE kernels");
+      if (CurClass && First && Name.Text == "self" && !is(PyTok::Colon)) {
+        Ty = hir::Type::structType(CurClass); // `self`
+      } else if (consumeIf(PyTok::Colon)) {
         std::optional<PyTypeRef> T = parseType();
         if (!T)
           return false;
         Written = *T;
         if (T->IsNone)
           error(T->Loc, "'None' is not a parameter type");
+        else if (T->Struct)
+          Ty = hir::Type::structType(T->Struct);
         else if (T->IsBuffer && T->Valid)
           Ty = hir::Type::buffer(T->S);
         else if (T->Valid)
           Ty = hir::Type::scalar(T->S);
-      } else {
+        if (!T->Struct)
+          NonStructParams[Name.Text] = true;
+      } else if (!CurClass || !First) {
         error(Name.loc(), "parameter '" + Name.Text +
                               "' needs a type annotation, e.g. '" + Name.Text +
                               ": f32' or '" + Name.Text + ": f32[:]'");
@@ -650,6 +714,29 @@ std::optional<PyTypeRef> PythonParser::parseType() {
     T.Spelling = "None";
     return T;
   }
+  if (is(PyTok::String)) {
+    // A forward reference `"Complex"`: the name of a dataclass.
+    const PyToken &Str = consume();
+    StringRef Q = Str.Text;
+    SMLoc In = SMLoc::getFromPointer(Q.data() + 1);
+    StringRef Inner = Q.size() >= 2 &&
+                              (Q.front() == '"' || Q.front() == '\'') &&
+                              Q.back() == Q.front()
+                          ? Q.drop_front().drop_back()
+                          : StringRef();
+    T.Spelling = Inner.str();
+    if (ClassNames.count(Inner)) {
+      T.Struct = OutMod->getStruct(Inner, In);
+    } else if (!Inner.empty() && pythonScalarType(Inner)) {
+      T.Valid = true;
+      T.S = *pythonScalarType(Inner);
+    } else {
+      error(Str.loc(), "unknown type " + Q +
+                           "; a quoted annotation names a '@dataclass' of "
+                           "the file or a WAVE type such as 'f32'");
+    }
+    return T;
+  }
   if (isIdent("wave") && is(PyTok::Dot, 1)) {
     consume();
     consume();
@@ -672,6 +759,8 @@ std::optional<PyTypeRef> PythonParser::parseType() {
   } else if (std::optional<hir::Scalar> S = pythonScalarType(T.Spelling)) {
     T.Valid = true;
     T.S = *S;
+  } else if (ClassNames.count(T.Spelling)) {
+    T.Struct = OutMod->getStruct(T.Spelling, Name.loc());
   } else {
     error(Name.loc(), "unknown type '" + T.Spelling +
                           "'; expected f32, f16, f64, i32, u32, bool, int "
@@ -691,6 +780,11 @@ std::optional<PyTypeRef> PythonParser::parseType() {
     if (T.Valid && T.S == hir::Scalar::Bool) {
       error(T.Loc, "buffers of 'bool' are not supported in WAVE kernels");
       T.Valid = false;
+    }
+    if (T.Struct) {
+      error(T.Loc, "buffers of dataclasses are not supported in WAVE "
+                   "kernels; pass one buffer per field");
+      T.Struct = nullptr;
     }
   }
   return T;

@@ -3,9 +3,10 @@
 // Private to the Python frontend. PythonParser is a recursive-descent
 // parser over the token vector of tokenizePython() that builds unchecked
 // HIR (formats/kernel-languages.md, "Python"). Its members are split over
-// three files: PythonParser.cpp (tokens, diagnostics, recovery, the
-// module, decorators, functions, types), PythonStmt.cpp (statements) and
-// PythonExpr.cpp (expressions, one function per precedence level).
+// four files: PythonParser.cpp (tokens, diagnostics, recovery, the
+// module, decorators, functions, types), PythonClass.cpp (@dataclass
+// classes, their methods and constructions), PythonStmt.cpp (statements)
+// and PythonExpr.cpp (expressions, one function per precedence level).
 //
 // Error recovery: a parse function that reports a syntax error returns
 // null (or false); the statement that called it skips to the end of its
@@ -61,6 +62,19 @@ struct PyTypeRef {
   bool BadShape = false;
   hir::Scalar S = hir::Scalar::I32;
   std::string Spelling; ///< The type name without qualifier, for messages.
+  /// A `@dataclass` of the file (`Complex` or the forward reference
+  /// `"Complex"`); Valid is then false.
+  hir::StructDecl *Struct = nullptr;
+};
+
+/// The default of a dataclass field (`x: f32 = 0.0`): a number, optionally
+/// negated, or True/False.
+struct PyFieldDefault {
+  llvm::SMLoc Loc;
+  bool IsFloat = false, IsBool = false, Neg = false;
+  uint64_t IntValue = 0;
+  double FloatValue = 0;
+  bool BoolValue = false;
 };
 
 /// A buffer parameter of the function being parsed that was declared with
@@ -153,7 +167,30 @@ private:
   void skipBracketRest();
 
   //===--- Module and functions (PythonParser.cpp) -----------------------===//
+  /// `from dataclasses import dataclass`, else parseImportOf().
   void parseImport();
+  /// `import wave` (or `dataclasses`) and `from wave import ...`.
+  void parseImportOf();
+  /// Records the names of the `class` statements of the module and the
+  /// fields of their bodies (names in order, literal defaults), so that
+  /// annotations and constructions may name a dataclass defined later.
+  void collectClassNames();
+  /// Whether the decorator at the current `@` is `@dataclass` or
+  /// `@dataclasses.dataclass`.
+  bool atDataclassDecorator() const;
+  /// `@dataclass class Name: body` (PythonClass.cpp); a `class` without
+  /// the decorator is reported and skipped.
+  void parseClassDef(hir::Module &M);
+  /// Makes `self` refer to the receiver in every method that changes it,
+  /// directly or through a call of another such method. Run once the whole
+  /// module is parsed.
+  void propagateSelfMutation();
+  /// At `(` after the name of a dataclass: `S(a, b)` / `S(x=a, y=b)`.
+  hir::ExprPtr parseStructCall(const PyToken &Name, hir::StructDecl *S);
+  /// Renames a method of CurClass (`__add__` -> "Complex::add") and marks
+  /// its operator; \p BodyBegin/BodyEnd delimit its body's tokens.
+  void finishMethod(hir::FunctionDecl &F, const PyToken &NameTok,
+                    size_t BodyBegin, size_t BodyEnd);
   /// Whether the current logical line is only string literals.
   bool atDocstring() const;
   void skipDocstring();
@@ -265,6 +302,26 @@ private:
   /// Its buffer parameters declared `T[:]`, for messages: the annotation
   /// and its spelling ("f32[:]").
   llvm::StringMap<std::pair<llvm::SMLoc, std::string>> FlatBuffers;
+  /// The module being parsed.
+  hir::Module *OutMod = nullptr;
+  /// The module's classes by name (collectClassNames): their fields in
+  /// order, each with its default when that is a literal.
+  llvm::StringMap<
+      std::vector<std::pair<std::string, std::optional<PyFieldDefault>>>>
+      ClassNames;
+  /// The dataclass whose body is being parsed, or null.
+  hir::StructDecl *CurClass = nullptr;
+  /// A method with `self` (owned by the module): whether its body assigns
+  /// through `self`, and the methods it calls on `self` or its fields.
+  struct SelfMethod {
+    hir::FunctionDecl *F;
+    bool Direct;
+    std::vector<std::string> Calls;
+  };
+  std::vector<SelfMethod> SelfMethods;
+  /// Parameters of the function being parsed annotated with a scalar or a
+  /// buffer type: `p.name` on them keeps the parser's error.
+  llvm::StringMap<bool> NonStructParams;
   unsigned Depth = 0;
   /// Nesting too deep: everything after is skipped and nothing reported.
   bool Fatal = false;

@@ -234,8 +234,10 @@ bool PythonParser::parseAnnotatedDecl(std::vector<hir::StmtPtr> &Out) {
       return false;
     }
   }
-  Out.push_back(std::make_unique<hir::VarDecl>(Name.loc(), Name.Text.str(),
-                                               Declared, std::move(Init)));
+  auto V = std::make_unique<hir::VarDecl>(Name.loc(), Name.Text.str(), Declared,
+                                          std::move(Init));
+  V->DeclaredStruct = T->Struct;
+  Out.push_back(std::move(V));
   return true;
 }
 
@@ -260,7 +262,10 @@ bool PythonParser::parseSharedDecl(std::vector<hir::StmtPtr> &Out) {
   if (!T)
     return false;
   bool Ok = T->Valid && !T->IsBuffer;
-  if (T->Valid && T->IsBuffer)
+  if (T->Struct)
+    error(T->Loc, "shared arrays of dataclasses are not supported in WAVE "
+                  "kernels");
+  else if (T->Valid && T->IsBuffer)
     error(T->Loc, "the element type of 'shared' is a scalar type such as "
                   "'f32'");
   else if (T->Valid && T->S == hir::Scalar::Bool) {
@@ -358,9 +363,9 @@ bool PythonParser::parseAssignOrExpr(std::vector<hir::StmtPtr> &Out) {
   consume();
   if (const auto *N = dyn_cast<hir::NameExpr>(E.get()))
     checkNotShapeParam(N->Name, N->loc());
-  else if (!isa<hir::IndexExpr>(E.get()))
+  else if (!isa<hir::IndexExpr, hir::MemberExpr>(E.get()))
     error(E->loc(), "cannot assign to this expression; the target must be a "
-                    "name or 'buffer[index]'");
+                    "name, 'buffer[index]' or 'value.field'");
   hir::ExprPtr V = parseExpr();
   if (!V)
     return false;

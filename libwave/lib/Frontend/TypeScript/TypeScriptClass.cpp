@@ -17,8 +17,10 @@
 // classes and of the top level share one namespace; a clash is Sema's
 // "redefinition" error. Everything else a class may hold (fields,
 // instance methods, constructors, accessors, static blocks) and decorators
-// anywhere but on a static method are rejected, one located error each:
-// HIR has no struct type for classes of plain data.
+// anywhere but on a static method are rejected, one located error each.
+// A class with instance fields or a constructor and no static member or
+// decorator is a class of plain data instead (TypeScriptStruct.cpp); one
+// class is never both.
 //
 // A class may be used before it is declared, so calls are resolved once the
 // whole file is read: `K.f(...)` must name a static method of class K, and
@@ -101,10 +103,14 @@ void TSParser::parseClass() {
            !isIdent("implements"))
       consume();
   }
+  bool Plain = PlainClasses.contains(Name.Text);
   if (isIdent("extends") || isIdent("implements")) {
     error(tok().loc(), "'" + tok().Text +
-                           "' is not supported in WAVE kernels: a class is "
-                           "a namespace of static methods");
+                           (Plain ? "' is not supported in WAVE kernels: a "
+                                    "class of plain data has no base"
+                                  : "' is not supported in WAVE kernels: a "
+                                    "class is a namespace of static "
+                                    "methods"));
     while (!atEof() && !is("{") && !is(";"))
       consume();
   }
@@ -112,6 +118,10 @@ void TSParser::parseClass() {
     error(tok().loc(), "expected '{' to begin the body of class '" + Name.Text +
                            "', found " + describe(tok()));
     skipTopLevel();
+    return;
+  }
+  if (Plain) {
+    parsePlainClass(Name);
     return;
   }
   TSToken Open = consume();
@@ -207,18 +217,20 @@ void TSParser::parseClassMember() {
     if (Method && Name.Text == "constructor") {
       Desc = "a constructor";
       Why = "constructors are not supported in WAVE kernels: a class holds "
-            "static methods only (classes of plain data are not supported)";
+            "static methods only (a class with static members or "
+            "decorators is not a class of plain data)";
     } else if (Method && !Static) {
       Desc = "instance method '" + Name.Text.str() + "'";
       Why = "instance methods are not supported in WAVE kernels; make '" +
             Name.Text.str() +
-            "' static (classes of plain data are not "
-            "supported)";
+            "' static (a class with static members or decorators is not a "
+            "class of plain data)";
     } else if (!Method) {
       Desc = "field '" + Name.Text.str() + "'";
       Why = std::string(Static ? "static fields" : "fields") +
             " are not supported in WAVE kernels: a class holds static "
-            "methods only (classes of plain data are not supported)";
+            "methods only (a class with static members or decorators is "
+            "not a class of plain data)";
     }
   }
   if (!Desc.empty()) {

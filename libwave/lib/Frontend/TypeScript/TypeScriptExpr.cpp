@@ -245,6 +245,11 @@ hir::ExprPtr TSParser::parsePostfix(bool StopAtIncDec) {
       error(T.loc(), "only functions called by name are supported in WAVE "
                      "kernels");
       return nullptr;
+    } else if (T.is(".") && tok(1).is(TSTok::Ident) &&
+               PlainMembers.contains(tok(1).Text)) {
+      E = parseMemberAccess(std::move(E));
+      if (!E)
+        return nullptr;
     } else if (T.is(".") || T.is("?.")) {
       if (T.is("?."))
         error(T.loc(),
@@ -351,6 +356,20 @@ hir::ExprPtr TSParser::parseIdentifierExpr() {
   llvm::StringRef W = T.Text;
   if (W == "true" || W == "false")
     return std::make_unique<hir::BoolLitExpr>(consume().loc(), W == "true");
+  if (W == "this" && (InMethod || InConstructor)) {
+    TSToken This = consume();
+    if (!is(".")) {
+      error(This.loc(), "'this' is only used as 'this.field' or "
+                        "'this.method(...)' in WAVE kernels; it cannot "
+                        "escape");
+      return nullptr;
+    }
+    if (InConstructor)
+      ConstructorThis.push_back(This.loc());
+    return std::make_unique<hir::NameExpr>(This.loc(), "this");
+  }
+  if (W == "new" && !PlainClasses.empty())
+    return parseNew();
   if (llvm::is_contained({"this", "null", "undefined", "super", "arguments"},
                          W)) {
     if (W == "this" && !CurClass.empty())
@@ -417,7 +436,9 @@ hir::ExprPtr TSParser::parseIdentifierExpr() {
   }
   // `K.f(x)`: a static method of class K, checked once every class is
   // known (resolveClassCalls); in HIR, a call of `f`.
-  if (is(".") && tok(1).is(TSTok::Ident) && is("(", 2)) {
+  if (is(".") && tok(1).is(TSTok::Ident) && is("(", 2) &&
+      (AllClasses.contains(Name.Text) ||
+       !PlainMembers.contains(tok(1).Text))) {
     TSToken Dot = consume();
     TSToken Member = consume();
     QualifiedCalls.push_back(

@@ -326,6 +326,14 @@ std::optional<Type> TSParser::parseType(llvm::StringRef What) {
     }
     return Type::scalar(*S);
   }
+  if (hir::StructDecl *S = plainStruct(W.Text, W.loc())) {
+    if (is("[") && is("]", 1)) {
+      error(tok().loc(), "arrays of classes are not supported in WAVE "
+                         "kernels");
+      return std::nullopt;
+    }
+    return Type::structType(S);
+  }
   if (isUnsupportedTypeWord(W.Text))
     error(W.loc(), "type '" + W.Text + "' is not supported in WAVE kernels");
   else
@@ -346,6 +354,7 @@ std::optional<Type> TSParser::parseType(llvm::StringRef What) {
 
 std::unique_ptr<hir::Module> TSParser::parseModule() {
   M = std::make_unique<hir::Module>(hir::Language::TypeScript);
+  prescanClasses();
   while (!atEof()) {
     size_t Start = Pos;
     parseTopLevel();
@@ -657,12 +666,24 @@ bool TSParser::parseParam(hir::FunctionDecl &F) {
     error(tok().loc(), "'this' parameters are not supported in WAVE kernels");
     return false;
   }
+  // A parameter property of a constructor of a class of plain data
+  // (`constructor(public re: f32)`): also a field (finishConstructor).
+  bool Property = false;
+  while (InConstructor && tok().is(TSTok::Ident) &&
+         llvm::is_contained({"public", "private", "protected", "readonly"},
+                            tok().Text) &&
+         tok(1).is(TSTok::Ident)) {
+    consume();
+    Property = true;
+  }
   const TSToken &N = tok();
   if (!N.is(TSTok::Ident) || isReservedWord(N.Text)) {
     error(N.loc(), "expected a parameter name, found " + describe(N));
     return false;
   }
   TSToken Name = consume();
+  if (Property)
+    CtorProperties.push_back(Name);
   if (is("?")) {
     error(tok().loc(),
           "optional parameters are not supported in WAVE kernels");
@@ -678,7 +699,11 @@ bool TSParser::parseParam(hir::FunctionDecl &F) {
     std::optional<Type> Ty = parseType("parameter");
     if (!Ty)
       return false;
-    F.Params.emplace_back(Name.loc(), Name.Text.str(), *Ty);
+    // A class-typed parameter is a copy of the caller's value; JavaScript
+    // would share the object, so its fields are read-only (as `this` in a
+    // method that assigns none).
+    F.Params.emplace_back(Name.loc(), Name.Text.str(), *Ty,
+                          /*Mutable=*/!Ty->isStruct());
   }
   if (is("=")) {
     error(tok().loc(),

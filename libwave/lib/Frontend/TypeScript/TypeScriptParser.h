@@ -3,9 +3,10 @@
 // Private to the TypeScript frontend. TSParser is a recursive-descent
 // parser over TSLexer tokens that builds unchecked HIR
 // (formats/kernel-languages.md, "TypeScript"). Its members are split over
-// four files: TypeScriptParser.cpp (tokens, recovery, the top level,
+// five files: TypeScriptParser.cpp (tokens, recovery, the top level,
 // functions, kernel markers, types), TypeScriptClass.cpp (classes of static
-// methods, `@kernel` decorators, `K.f(x)` calls), TypeScriptStmt.cpp
+// methods, `@kernel` decorators, `K.f(x)` calls), TypeScriptStruct.cpp
+// (classes of plain data), TypeScriptStmt.cpp
 // (statements and automatic semicolon insertion) and TypeScriptExpr.cpp
 // (expressions, by precedence climbing).
 //
@@ -40,7 +41,7 @@ namespace wave::fe {
 class TSParser {
 public:
   TSParser(llvm::StringRef Buffer, hir::DiagnosticEngine &Diags)
-      : Lex(Buffer, Diags), Diags(Diags) {}
+      : Lex(Buffer, Diags), Diags(Diags), Buffer(Buffer) {}
 
   /// Parses the whole buffer.
   std::unique_ptr<hir::Module> parseModule();
@@ -144,6 +145,27 @@ private:
   /// static method (TypeScript has no such name in scope).
   void resolveClassCalls();
 
+  //===--- Classes of plain data (TypeScriptStruct.cpp) ------------------===//
+  /// Before parsing: lexes the whole buffer (quietly) and records every
+  /// class name, and the classes of plain data (a class with an instance
+  /// field or a constructor) with the names of their fields and methods.
+  void prescanClasses();
+  /// Parses the body of class \p Name, a class of plain data, at its `{`
+  /// into the struct of that name and its methods.
+  void parsePlainClass(const TSToken &Name);
+  /// Parses one member of the class of plain data \p S.
+  void parsePlainMember(hir::StructDecl &S);
+  /// Turns the parsed constructor \p F of \p S into the inlined function
+  /// "C::constructor" that returns the struct literal of its assignments.
+  void finishConstructor(hir::FunctionDecl &F, hir::StructDecl &S);
+  /// `new C(args)` at `new`, for a class of plain data C.
+  hir::ExprPtr parseNew();
+  /// `E.name` or `E.name(args)` at the `.` after \p E, the field or method
+  /// \p Name of a class of plain data.
+  hir::ExprPtr parseMemberAccess(hir::ExprPtr E);
+  /// The struct of the class of plain data \p Name, or null.
+  hir::StructDecl *plainStruct(llvm::StringRef Name, llvm::SMLoc Loc);
+
   //===--- Statements (TypeScriptStmt.cpp) -------------------------------===//
   std::unique_ptr<hir::BlockStmt> parseBlock();
   /// Parses one statement and appends it (or, for `let a = 1, b = 2`,
@@ -236,6 +258,24 @@ private:
   /// The class whose body is being parsed; empty outside classes.
   std::string CurClass;
   std::unique_ptr<hir::Module> M;
+
+  llvm::StringRef Buffer;
+  /// Every class name of the file, and the classes of plain data.
+  llvm::StringSet<> AllClasses, PlainClasses;
+  /// The field and method names of the classes of plain data: `E.name`
+  /// and `E.name(...)` parse as a field access or a method call only for
+  /// these, so files without such classes parse as before.
+  llvm::StringSet<> PlainMembers;
+  /// Inside a method (InMethod) or the constructor (InConstructor) of a
+  /// class of plain data: `this` is a name.
+  bool InMethod = false, InConstructor = false;
+  /// Set when the method being parsed assigns a field of `this` (it then
+  /// takes `this` by reference).
+  bool ThisWritten = false;
+  /// Where the constructor being parsed mentions `this`.
+  std::vector<llvm::SMLoc> ConstructorThis;
+  /// The parameter properties of the constructor being parsed.
+  std::vector<TSToken> CtorProperties;
 };
 
 } // namespace wave::fe

@@ -19,11 +19,24 @@ using namespace wave;
 using namespace wave::fe;
 using hir::Scalar;
 using hir::Type;
+using llvm::cast;
+using llvm::dyn_cast;
 using llvm::isa;
 
-/// Whether \p E may be assigned: a name or an element.
+/// Whether \p E may be assigned: a name, an element or a field of a
+/// class of plain data.
 static bool isAssignable(const hir::Expr &E) {
-  return isa<hir::NameExpr>(E) || isa<hir::IndexExpr>(E);
+  return isa<hir::NameExpr>(E) || isa<hir::IndexExpr>(E) ||
+         isa<hir::MemberExpr>(E);
+}
+
+/// Whether \p E is a field of `this` (through any number of fields).
+static bool isThisField(const hir::Expr &E) {
+  const hir::Expr *X = &E;
+  while (const auto *Mem = dyn_cast<hir::MemberExpr>(X))
+    X = Mem->Base.get();
+  const auto *N = dyn_cast<hir::NameExpr>(X);
+  return X != &E && N && N->Name == "this";
 }
 
 bool TSParser::atImplicitSemicolon() {
@@ -460,7 +473,7 @@ bool TSParser::parseDeclaration(hir::BlockStmt &Out, bool InFor) {
         hir::ExprPtr Init = parseExpr();
         if (!Init)
           return false;
-        if (Ty && !Ty->isScalar())
+        if (Ty && !Ty->isScalar() && !Ty->isStruct())
           error(TyLoc, "local variables must have a scalar type, found '" +
                            hir::typeName(*Ty) + "'");
         Out.Body.push_back(std::make_unique<hir::VarDecl>(
@@ -468,12 +481,19 @@ bool TSParser::parseDeclaration(hir::BlockStmt &Out, bool InFor) {
             Ty && Ty->isScalar() ? std::optional<Scalar>(Ty->Elem)
                                  : std::nullopt,
             std::move(Init), Mutable));
+        if (Ty && Ty->isStruct())
+          cast<hir::VarDecl>(*Out.Body.back()).DeclaredStruct = Ty->Decl;
       }
     } else {
       if (!Mutable)
         error(Name.loc(), "'const' declaration of '" + Name.Text +
                               "' must be initialized");
-      if (Ty && !Ty->isScalar())
+      if (Ty && Ty->isStruct())
+        error(Name.loc(), "variable '" + Name.Text + "' of class '" +
+                              Ty->Decl->Name +
+                              "' must be initialized (= new " +
+                              Ty->Decl->Name + "(...))");
+      else if (Ty && !Ty->isScalar())
         error(TyLoc, "local variables must have a scalar type, found '" +
                          hir::typeName(*Ty) + "'");
       Out.Body.push_back(std::make_unique<hir::VarDecl>(
@@ -508,6 +528,7 @@ hir::StmtPtr TSParser::parseSimpleStatement() {
                           "' must be a variable or an element");
       return nullptr;
     }
+    ThisWritten |= isThisField(*Target);
     return std::make_unique<hir::AssignStmt>(
         Op.loc(), std::move(Target), One(Op.loc()),
         Op.Text == "++" ? hir::BinaryOp::Add : hir::BinaryOp::Sub);
@@ -524,6 +545,7 @@ hir::StmtPtr TSParser::parseSimpleStatement() {
                           "' must be a variable or an element");
       return nullptr;
     }
+    ThisWritten |= isThisField(*E);
     return std::make_unique<hir::AssignStmt>(
         Op.loc(), std::move(E), One(Op.loc()),
         Op.Text == "++" ? hir::BinaryOp::Add : hir::BinaryOp::Sub);
@@ -536,6 +558,7 @@ hir::StmtPtr TSParser::parseSimpleStatement() {
     std::optional<hir::BinaryOp> BOp = compoundOp(Op);
     if (Op.Text != "=" && !BOp)
       error(Op.loc(), "'" + Op.Text + "' is not supported in WAVE kernels");
+    ThisWritten |= isThisField(*E);
     hir::ExprPtr V = parseExpr();
     if (!V)
       return nullptr;

@@ -23,7 +23,7 @@ from math import sqrt
 from wave import thread_id as tid
 # CHECK: {{.*}}errors-toplevel.py:[[@LINE+1]]:1: error: statements outside a function are not supported in WAVE kernels; only 'def', 'import wave' and 'from wave import ...' may appear at the top level
 N = 256
-# CHECK: {{.*}}errors-toplevel.py:[[@LINE+1]]:1: error: classes are not supported in WAVE kernels
+# CHECK: {{.*}}errors-toplevel.py:[[@LINE+1]]:1: error: only '@dataclass' classes are supported in WAVE kernels; decorate 'Foo' with '@dataclass'
 class Foo:
     def method(self):
         pass

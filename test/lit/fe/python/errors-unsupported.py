@@ -118,5 +118,5 @@ def k(a: f32[:], n: u32):
     x = a[0](1)
     # CHECK: {{.*}}errors-unsupported.py:[[@LINE+1]]:14: error: complex literals are not supported in WAVE kernels
     x = 1 + 2j
-    # CHECK: {{.*}}errors-unsupported.py:[[@LINE+1]]:5: error: cannot assign to this expression; the target must be a name or 'buffer[index]'
+    # CHECK: {{.*}}errors-unsupported.py:[[@LINE+1]]:5: error: cannot assign to this expression; the target must be a name, 'buffer[index]' or 'value.field'
     f(x) = 1

@@ -42,13 +42,13 @@ class K {
   constructor() {}
 // CHECK: bad-decorators.ts:[[@LINE-2]]:3: error: decorators are supported on static methods only in WAVE kernels, not on a constructor
   data = 2;
-// CHECK: bad-decorators.ts:[[@LINE-1]]:3: error: fields are not supported in WAVE kernels: a class holds static methods only (classes of plain data are not supported)
+// CHECK: bad-decorators.ts:[[@LINE-1]]:3: error: fields are not supported in WAVE kernels: a class holds static methods only (a class with static members or decorators is not a class of plain data)
   static count: u32 = 0;
-// CHECK: bad-decorators.ts:[[@LINE-1]]:10: error: static fields are not supported in WAVE kernels: a class holds static methods only (classes of plain data are not supported)
+// CHECK: bad-decorators.ts:[[@LINE-1]]:10: error: static fields are not supported in WAVE kernels: a class holds static methods only (a class with static members or decorators is not a class of plain data)
   constructor(a: f32) {}
-// CHECK: bad-decorators.ts:[[@LINE-1]]:3: error: constructors are not supported in WAVE kernels: a class holds static methods only (classes of plain data are not supported)
+// CHECK: bad-decorators.ts:[[@LINE-1]]:3: error: constructors are not supported in WAVE kernels: a class holds static methods only (a class with static members or decorators is not a class of plain data)
   method(): void {}
-// CHECK: bad-decorators.ts:[[@LINE-1]]:3: error: instance methods are not supported in WAVE kernels; make 'method' static (classes of plain data are not supported)
+// CHECK: bad-decorators.ts:[[@LINE-1]]:3: error: instance methods are not supported in WAVE kernels; make 'method' static (a class with static members or decorators is not a class of plain data)
   get size(): u32 { return 1; }
 // CHECK: bad-decorators.ts:[[@LINE-1]]:7: error: accessors ('get') are not supported in WAVE kernels
   static {}

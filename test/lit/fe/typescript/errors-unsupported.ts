@@ -53,7 +53,7 @@ function wg5() {}
 // CHECK: {{.*}}errors-unsupported.ts:5:21: error: only the 'wave' module can be imported in WAVE kernels, found 'lodash'
 // CHECK: {{.*}}errors-unsupported.ts:5:1: note: imports of other modules are not supported
 // CHECK: {{.*}}errors-unsupported.ts:6:1: error: top-level variables are not supported in WAVE kernels
-// CHECK: {{.*}}errors-unsupported.ts:7:11: error: fields are not supported in WAVE kernels: a class holds static methods only (classes of plain data are not supported)
+// CHECK: {{.*}}errors-unsupported.ts:7:11: error: field 'x' needs a type in WAVE kernels (a scalar type or a class of plain data)
 // CHECK: {{.*}}errors-unsupported.ts:8:1: error: interfaces are not supported in WAVE kernels
 // CHECK: {{.*}}errors-unsupported.ts:9:1: error: type aliases are not supported in WAVE kernels
 // CHECK: {{.*}}errors-unsupported.ts:10:1: error: enums are not supported in WAVE kernels
