@@ -1,0 +1,238 @@
+//===- ClangLowering.h - Clang's AST to HIR ---------------------*- C++ -*-===//
+//
+// Private to the C++ frontend (Cpp/ClangFrontend.cpp runs Clang; this is
+// what reads its AST). Lowering turns the definitions a translation unit's
+// kernels use into the unchecked HIR the other parsers build
+// (formats/kernel-languages.md, "Through Clang"): ClangLowering.cpp holds
+// functions, statements and expressions, ClangClasses.cpp class objects
+// (scalarised) and the inlining of their functions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_LIB_FRONTEND_CPP_CLANGLOWERING_H
+#define WAVE_LIB_FRONTEND_CPP_CLANGLOWERING_H
+
+#include "wave/HIR/Diagnostics.h"
+#include "wave/HIR/HIR.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wave::fe::clangfe {
+
+using llvm::SMLoc;
+using llvm::StringRef;
+
+/// The annotation a wave:: attribute becomes on the function it marks.
+constexpr const char *KernelNote = "wave.kernel";
+constexpr const char *ExportNote = "wave.export";
+constexpr const char *WorkgroupNote = "wave.workgroup_size";
+constexpr const char *SharedNote = "wave.shared";
+
+/// Clang source locations as positions in the SourceMgr buffer the
+/// frontend was given: the main file directly, a user header at the
+/// `#include` that brought it in, the prelude nowhere.
+class LocationMap {
+public:
+  LocationMap(const llvm::SourceMgr &SM, unsigned BufferID)
+      : Buffer(SM.getMemoryBuffer(BufferID)) {}
+  void setSourceManager(const clang::SourceManager *CSM) { this->CSM = CSM; }
+  SMLoc map(clang::SourceLocation L) const {
+    if (!CSM || L.isInvalid())
+      return SMLoc();
+    L = CSM->getFileLoc(L);
+    clang::FileID F = CSM->getFileID(L);
+    while (F.isValid() && F != CSM->getMainFileID()) {
+      L = CSM->getIncludeLoc(F);
+      if (L.isInvalid())
+        return SMLoc();
+      F = CSM->getFileID(L);
+    }
+    if (F != CSM->getMainFileID())
+      return SMLoc();
+    unsigned Off = CSM->getFileOffset(L);
+    if (Off > Buffer->getBufferSize())
+      return SMLoc();
+    return SMLoc::getFromPointer(Buffer->getBufferStart() + Off);
+  }
+
+private:
+  const llvm::MemoryBuffer *Buffer;
+  const clang::SourceManager *CSM = nullptr;
+};
+
+class Lowering {
+public:
+  Lowering(clang::ASTContext &Ctx, LocationMap &Locs,
+           hir::DiagnosticEngine &Diags)
+      : Ctx(Ctx), Locs(Locs), Diags(Diags) {}
+
+  std::unique_ptr<hir::Module> run();
+
+  /// The deepest statement and expression nesting lowered (Clang's nodes,
+  /// implicit ones included); deeper input is one error. HIR Sema's own
+  /// limit of 1024 levels (formats/kernel-languages.md §7) is lower, so
+  /// this one is reached only where HIR could not be built at all.
+  static constexpr unsigned MaxDepth = 4096;
+
+private:
+  /// Counts one level of nesting; false (after one error) past MaxDepth.
+  bool enter(clang::SourceLocation L) {
+    if (++Depth <= MaxDepth)
+      return true;
+    if (!DepthReported)
+      Diags.error(loc(L), "expressions and statements nested more than "
+                          "1024 levels deep (split the expression or the "
+                          "chain of branches)");
+    DepthReported = true;
+    return false;
+  }
+  unsigned Depth = 0;
+  bool DepthReported = false;
+  /// The file's non-template functions (namespaces included) in source
+  /// order, the prelude's intrinsics left out.
+  std::vector<const clang::FunctionDecl *> topLevelFunctions() const;
+  void collectFunctions(const clang::DeclContext *DC,
+                        std::vector<const clang::FunctionDecl *> &Out) const;
+  /// Reports every virtual member function of the file's classes: WAVE has
+  /// no indirect calls (formats/kernel-languages.md, "C++").
+  void rejectVirtualClasses(const clang::DeclContext *DC);
+  SMLoc loc(clang::SourceLocation L) const { return Locs.map(L); }
+  SMLoc loc(const clang::Stmt *S) const { return loc(S->getBeginLoc()); }
+  /// The `[` of \p A (Clang records only the `]`), where the dialect's
+  /// parser places an element access: the first `[` after the base.
+  SMLoc lbracket(const clang::ArraySubscriptExpr *A) const {
+    SMLoc Base = loc(A->getBase()->getEndLoc()), End = loc(A->getRBracketLoc());
+    if (!Base.isValid() || !End.isValid())
+      return End;
+    const char *P = Base.getPointer();
+    while (P < End.getPointer() && *P != '[')
+      ++P;
+    return SMLoc::getFromPointer(P);
+  }
+  void unsupported(clang::SourceLocation L, const llvm::Twine &What) {
+    Diags.error(loc(L), What + " is not supported in WAVE kernels");
+  }
+
+  static bool hasNote(const clang::Decl *D, StringRef Note) {
+    for (const auto *A : D->specific_attrs<clang::AnnotateAttr>())
+      if (A->getAnnotation() == Note)
+        return true;
+    return false;
+  }
+  static const clang::AnnotateAttr *note(const clang::Decl *D,
+                                         StringRef Note) {
+    for (const auto *A : D->specific_attrs<clang::AnnotateAttr>())
+      if (A->getAnnotation() == Note)
+        return A;
+    return nullptr;
+  }
+  /// Whether \p F is declared by the prelude (an intrinsic).
+  bool isIntrinsic(const clang::FunctionDecl *F) const;
+
+  std::optional<hir::Scalar> scalar(clang::QualType T) const;
+  std::optional<hir::Type> paramType(const clang::ParmVarDecl *P);
+
+  /// The HIR name of \p F: its own name, unless another lowered function
+  /// has the same one (overloads, template instantiations), then the name
+  /// and the parameter types (`add.f32.f32`).
+  std::string nameOf(const clang::FunctionDecl *F);
+  /// Queues \p F for lowering (once).
+  void require(const clang::FunctionDecl *F);
+  void lowerFunction(const clang::FunctionDecl *F);
+
+  std::unique_ptr<hir::BlockStmt> block(const clang::Stmt *S);
+  void stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out);
+  void varDecl(const clang::VarDecl *V, std::vector<hir::StmtPtr> &Out);
+  hir::StmtPtr simpleStmt(const clang::Stmt *S);
+  hir::ExprPtr expr(const clang::Expr *E);
+  hir::ExprPtr call(const clang::CallExpr *C);
+
+  //===--- Structs and classes: scalarised, their functions inlined ------===//
+  /// One scalar of a flattened struct: its path below the object
+  /// (".re", ".pos.x") and type.
+  struct Field {
+    std::string Path;
+    hir::Scalar Ty;
+  };
+  /// The class type of \p T (references looked through), or null.
+  static const clang::CXXRecordDecl *recordOf(clang::QualType T);
+  /// Appends the scalars of class type \p T to \p Out in declaration order
+  /// (nested classes flattened); false, with an error at \p L, for a field
+  /// of another type, a base class or a virtual function.
+  bool fieldsOf(clang::QualType T, clang::SourceLocation L,
+                std::vector<Field> &Out, const std::string &Prefix = "");
+  /// Whether a call of \p F must be inlined: a member function, or one that
+  /// takes or returns a class.
+  bool needsInlining(const clang::FunctionDecl *F) const;
+  /// The HIR name of an object denoted by \p E (a variable, a member of one,
+  /// `*this`), or std::nullopt for a temporary.
+  std::optional<std::string> objectPath(const clang::Expr *E);
+  /// The values of the scalars of the class-typed expression \p E, in
+  /// fieldsOf order; false after an error.
+  bool structValue(const clang::Expr *E, std::vector<hir::ExprPtr> &Out);
+  /// What an inlined call gives: nothing, a scalar variable, or the HIR
+  /// name prefix of a class object.
+  struct Inlined {
+    enum Kind { Void, Scalar, Object } K = Void;
+    std::string Name;
+  };
+  /// Inlines a call of \p F on object \p Obj (null for a free function)
+  /// with \p Args into the statements before the current one (Pre).
+  std::optional<Inlined> inlineCall(const clang::FunctionDecl *F,
+                                    const clang::Expr *Obj,
+                                    llvm::ArrayRef<const clang::Expr *> Args,
+                                    clang::SourceLocation L);
+  /// The callee, object and arguments of a call that needs inlining.
+  bool inlineParts(const clang::Expr *E, const clang::FunctionDecl *&F,
+                   const clang::Expr *&Obj,
+                   llvm::SmallVectorImpl<const clang::Expr *> &Args);
+  /// The HIR name of a local or parameter (renamed inside inlined bodies).
+  std::string varName(const clang::ValueDecl *D) const {
+    auto It = Renames.find(D);
+    return It != Renames.end() ? It->second : D->getNameAsString();
+  }
+  /// A fresh HIR variable declaration (typed, no initial value unless
+  /// given) appended to \p Out.
+  void declare(std::vector<hir::StmtPtr> &Out, SMLoc L, const std::string &N,
+               hir::Scalar T, hir::ExprPtr Init = nullptr);
+
+  /// Statements that must run before the statement being lowered (the
+  /// bodies of inlined calls); null where none may go (a loop condition,
+  /// the right operand of && and ||, an arm of ?:).
+  std::vector<hir::StmtPtr> *Pre = nullptr;
+  /// Locals and parameters of inlined bodies, renamed; reference
+  /// parameters bound to their argument.
+  llvm::DenseMap<const clang::ValueDecl *, std::string> Renames;
+  /// The HIR name prefix of `*this` in an inlined member function.
+  std::string ThisBase;
+  /// The prefix of the innermost inlined body's names ("" outside).
+  std::string InlinePrefix;
+  unsigned InlineCount = 0, InlineDepth = 0;
+
+  clang::ASTContext &Ctx;
+  LocationMap &Locs;
+  hir::DiagnosticEngine &Diags;
+  std::unique_ptr<hir::Module> M;
+  std::deque<const clang::FunctionDecl *> Work;
+  llvm::DenseMap<const clang::FunctionDecl *, std::string> Names;
+  /// Names of more than one non-template function of the file.
+  llvm::StringSet<> Overloaded;
+};
+
+} // namespace wave::fe::clangfe
+
+#endif // WAVE_LIB_FRONTEND_CPP_CLANGLOWERING_H
