@@ -2,14 +2,14 @@
 // functions and operator overloads (issue 26: "a C++ struct Complex with
 // operator* used in a Mandelbrot kernel"), through Clang's front end. Class
 // objects become one variable per member and their functions are inlined
-// (formats/kernel-languages.md, "Classes"); the escape counts are compared
-// with a Python reference that rounds every f32 operation as WAVE does.
-// RUN: rm -rf %t && mkdir -p %t
-// RUN: wave-fe --cpp-frontend=clang %s | wave-opt -O2 | wave-ra | wave-as -o %t/k.wbin
-// RUN: wave-run %t/k.wbin --grid 4 --arg out=zeros:256 --arg w=16 --arg h=16 --arg max_iter=40 --print 'out[0:256]' > %t/got.txt
-// RUN: %python %S/Inputs/mandel_ref.py 16 16 40 > %t/want.txt
-// RUN: diff %t/want.txt %t/got.txt
-// RUN: wave-fe --cpp-frontend=clang --emit=ast %s | FileCheck %s
+// (formats/kernel-languages.md, "Through Clang"); the escape counts are
+// checked by fe_e2e.py's `mandel` case, which computes them in Python with
+// every f32 operation rounded as WAVE does (the Rust, Python and TypeScript
+// twins are test/lit/fe/e2e/mandelbrot.*).
+// RUN: %python %utils/fe_e2e.py %s --bindir %bindir --case mandel | FileCheck %s --check-prefix=E2E
+// E2E: OK -O0
+// E2E: OK -O2
+// RUN: wave-fe --emit=ast %s | FileCheck %s
 // The members of c and z are variables, set by the inlined constructor;
 // `z = zz` is one assignment per member.
 // CHECK:      var c.re: f32 = inl{{[0-9]+}}.this.re;
