@@ -1,476 +1,279 @@
-//===- ClangClasses.cpp - Clang's AST to HIR: class objects ---------------===//
+//===- ClangClasses.cpp - Clang's AST to HIR: classes ---------------------===//
 //
-// Class objects scalarised into one HIR variable per member, and the
-// inlining of member functions, operators, constructors and functions that
-// take or return classes (formats/kernel-languages.md, "Through Clang").
+// C++ classes of plain data become HIR structs (formats/kernel-languages.md
+// §8, "Plain-data structs"; "Through Clang"): members, aggregate
+// initialisation, constructors, member functions and operators map onto
+// struct literals, member expressions and functions named `Class::name`
+// with the object first (`this`: the caller's object where the function
+// changes it, a copy otherwise). HIR's lowering scalarises the values and
+// inlines every function that takes or returns one, so MIR stays scalar.
 //
 //===----------------------------------------------------------------------===//
 #include "ClangLowering.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/Stmt.h"
 
 using namespace wave;
 using namespace wave::fe::clangfe;
 
-//===----------------------------------------------------------------------===//
-// Structs and classes
-//===----------------------------------------------------------------------===//
-//
-// A class object is scalarised: one HIR variable per scalar member, named
-// by its path ("z.re"; nested members "p.pos.x"). Calls of member
-// functions, operators, constructors and functions that take or return a
-// class are inlined: the callee's body becomes a block before the statement
-// that calls it, its parameters and locals renamed under "inlN.", its
-// object's members the caller's variables, and its result a variable
-// "inlN.ret" (or the members "inlN.ret.re", ...). HIR and MIR see only
-// scalars (issue 26: structs "scalarised in lowering; MIR need not change").
-
 const clang::CXXRecordDecl *Lowering::recordOf(clang::QualType T) {
-  const clang::CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  const clang::CXXRecordDecl *RD =
+      T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD ? RD->getDefinition() : nullptr;
 }
 
-bool Lowering::fieldsOf(clang::QualType T, clang::SourceLocation L,
-                        std::vector<Field> &Out, const std::string &Prefix) {
+hir::StructDecl *Lowering::structOf(clang::QualType T,
+                                    clang::SourceLocation L) {
   const clang::CXXRecordDecl *RD = recordOf(T);
   if (!RD) {
     unsupported(L, "a value of type '" + T.getAsString() + "'");
-    return false;
+    return nullptr;
   }
+  if (auto It = Structs.find(RD); It != Structs.end())
+    return It->second;
   if (RD->getNumBases() || RD->isUnion() || RD->isPolymorphic()) {
     unsupported(L, "a class with base classes, a union or a class with "
                    "virtual functions as a value");
-    return false;
+    Structs[RD] = nullptr;
+    return nullptr;
   }
-  size_t Before = Out.size();
+  // A class template's instantiation is named by its arguments (V.f32).
+  std::string Name = RD->getNameAsString();
+  if (const auto *Spec =
+          llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(RD))
+    for (const clang::TemplateArgument &A :
+         Spec->getTemplateArgs().asArray()) {
+      Name += '.';
+      if (A.getKind() == clang::TemplateArgument::Type) {
+        std::optional<hir::Scalar> S = scalar(A.getAsType());
+        Name += S ? hir::scalarName(*S).str() : "t";
+      } else if (A.getKind() == clang::TemplateArgument::Integral) {
+        llvm::APSInt V = A.getAsIntegral();
+        Name += V.isNegative() ? "n" + llvm::toString(-V, 10)
+                               : llvm::toString(V, 10);
+      } else {
+        Name += "a";
+      }
+    }
+  hir::StructDecl *SD = M->getStruct(Name, loc(RD->getLocation()));
+  Structs[RD] = SD; // before the members: a member of its own type errs
+  SD->Loc = loc(RD->getLocation());
   for (const clang::FieldDecl *FD : RD->fields()) {
     clang::QualType FT = FD->getType();
-    std::string Path = Prefix + "." + FD->getNameAsString();
-    if (std::optional<hir::Scalar> S = scalar(FT); S && !FD->isBitField()) {
-      Out.push_back({Path, *S});
-    } else if (recordOf(FT) && !FT->isReferenceType()) {
-      if (!fieldsOf(FT, FD->getLocation(), Out, Path))
-        return false;
-    } else {
+    std::optional<hir::Type> Ty;
+    if (std::optional<hir::Scalar> S = scalar(FT); S && !FD->isBitField())
+      Ty = hir::Type::scalar(*S);
+    else if (recordOf(FT) && !FT->isReferenceType() && recordOf(FT) != RD)
+      if (hir::StructDecl *Sub = structOf(FT, FD->getLocation()))
+        Ty = hir::Type::structType(Sub);
+    if (!Ty) {
       Diags.error(loc(FD->getLocation()),
                   "a member of type '" + FT.getAsString() +
                       "' is not supported in WAVE kernels (members are "
                       "numbers, bools or classes of them)");
-      return false;
+      Structs[RD] = nullptr;
+      return nullptr;
     }
+    SD->Fields.push_back(
+        {loc(FD->getLocation()), FD->getNameAsString(), *Ty});
   }
-  if (Out.size() == Before && Prefix.empty()) {
+  if (SD->Fields.empty()) {
     unsupported(L, "a class without data members as a value");
-    return false;
+    Structs[RD] = nullptr;
+    return nullptr;
   }
-  return true;
+  SD->Defined = true;
+  return SD;
 }
 
-bool Lowering::needsInlining(const clang::FunctionDecl *F) const {
-  if (llvm::isa<clang::CXXMethodDecl>(F))
-    return true;
-  if (recordOf(F->getReturnType()))
-    return true;
-  for (const clang::ParmVarDecl *P : F->parameters())
-    if (recordOf(P->getType()) || P->getType()->isReferenceType())
-      return true;
-  return false;
-}
-
-/// \p E without the nodes that do not change an object's identity.
-static const clang::Expr *skipWrappers(const clang::Expr *E) {
-  while (true) {
-    E = E->IgnoreParens();
-    if (const auto *C = llvm::dyn_cast<clang::ImplicitCastExpr>(E);
-        C && (C->getCastKind() == clang::CK_NoOp ||
-              C->getCastKind() == clang::CK_LValueToRValue ||
-              C->getCastKind() == clang::CK_UncheckedDerivedToBase))
-      E = C->getSubExpr();
-    else if (const auto *M = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *W = llvm::dyn_cast<clang::ExprWithCleanups>(E))
-      E = W->getSubExpr();
-    else if (const auto *B = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *K = llvm::dyn_cast<clang::ConstantExpr>(E))
-      E = K->getSubExpr();
-    else
-      return E;
-  }
-}
-
-std::optional<std::string> Lowering::objectPath(const clang::Expr *E) {
-  E = skipWrappers(E);
-  if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(E)) {
-    const auto *V = llvm::dyn_cast<clang::VarDecl>(DR->getDecl());
-    if (V && V->isLocalVarDeclOrParm())
-      return varName(V);
-    return std::nullopt;
-  }
-  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
-      U && U->getOpcode() == clang::UO_Deref &&
-      llvm::isa<clang::CXXThisExpr>(skipWrappers(U->getSubExpr())) &&
-      !ThisBase.empty())
-    return ThisBase;
-  if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E)) {
-    const auto *FD = llvm::dyn_cast<clang::FieldDecl>(ME->getMemberDecl());
-    if (!FD)
-      return std::nullopt;
-    const clang::Expr *Base = skipWrappers(ME->getBase());
-    std::optional<std::string> B;
-    if (llvm::isa<clang::CXXThisExpr>(Base)) {
-      if (!ThisBase.empty())
-        B = ThisBase;
-    } else if (!ME->isArrow()) {
-      B = objectPath(Base);
-    }
-    if (B)
-      return *B + "." + FD->getNameAsString();
-  }
+std::optional<hir::Type> Lowering::valueType(clang::QualType T,
+                                             clang::SourceLocation L) {
+  if (std::optional<hir::Scalar> S = scalar(T))
+    return hir::Type::scalar(*S);
+  if (recordOf(T) && !T->isReferenceType())
+    if (hir::StructDecl *SD = structOf(T, L))
+      return hir::Type::structType(SD);
+  Diags.error(loc(L), "type '" + T.getAsString() +
+                          "' is not supported in WAVE kernels");
   return std::nullopt;
 }
 
-void Lowering::declare(std::vector<hir::StmtPtr> &Out, SMLoc L,
-                       const std::string &N, hir::Scalar T,
-                       hir::ExprPtr Init) {
-  Out.push_back(std::make_unique<hir::VarDecl>(L, N, T, std::move(Init)));
+std::string Lowering::operatorName(clang::OverloadedOperatorKind K) {
+  switch (K) {
+  case clang::OO_Plus:
+    return "add";
+  case clang::OO_Minus:
+    return "sub";
+  case clang::OO_Star:
+    return "mul";
+  case clang::OO_Slash:
+    return "div";
+  case clang::OO_Percent:
+    return "rem";
+  case clang::OO_PlusEqual:
+    return "add_assign";
+  case clang::OO_MinusEqual:
+    return "sub_assign";
+  case clang::OO_StarEqual:
+    return "mul_assign";
+  case clang::OO_SlashEqual:
+    return "div_assign";
+  case clang::OO_PercentEqual:
+    return "rem_assign";
+  case clang::OO_EqualEqual:
+    return "eq";
+  case clang::OO_ExclaimEqual:
+    return "ne";
+  case clang::OO_Less:
+    return "lt";
+  case clang::OO_Greater:
+    return "gt";
+  case clang::OO_LessEqual:
+    return "le";
+  case clang::OO_GreaterEqual:
+    return "ge";
+  case clang::OO_Subscript:
+    return "index";
+  case clang::OO_Call:
+    return "call";
+  case clang::OO_Equal:
+    return "assign";
+  default:
+    return "op" + std::to_string(unsigned(K));
+  }
 }
 
-bool Lowering::structValue(const clang::Expr *E,
-                           std::vector<hir::ExprPtr> &Out) {
-  E = skipWrappers(E);
-  SMLoc L = loc(E->getExprLoc());
-  std::vector<Field> Fs;
-  if (!fieldsOf(E->getType(), E->getExprLoc(), Fs))
-    return false;
-  auto Named = [&](const std::string &Base) {
-    for (const Field &F : Fs)
-      Out.push_back(std::make_unique<hir::NameExpr>(L, Base + F.Path));
-    return true;
-  };
-  if (std::optional<std::string> P = objectPath(E))
-    return Named(*P);
-  if (const auto *FC = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(E))
-    return structValue(FC->getSubExpr(), Out);
-  if (const auto *DA = llvm::dyn_cast<clang::CXXDefaultArgExpr>(E))
-    return structValue(DA->getExpr(), Out);
-  if (const auto *DI = llvm::dyn_cast<clang::CXXDefaultInitExpr>(E))
-    return structValue(DI->getExpr(), Out);
-  if (const auto *IL = llvm::dyn_cast<clang::InitListExpr>(E)) {
-    // An aggregate: {re, im}; members without a value are 0.
-    const clang::CXXRecordDecl *RD = recordOf(IL->getType());
-    unsigned I = 0;
-    for (const clang::FieldDecl *FD : RD->fields()) {
-      const clang::Expr *Init =
-          I < IL->getNumInits() ? IL->getInit(I) : nullptr;
-      ++I;
-      if (recordOf(FD->getType())) {
-        if (Init) {
-          if (!structValue(Init, Out))
-            return false;
-        } else {
-          std::vector<Field> Sub;
-          fieldsOf(FD->getType(), E->getExprLoc(), Sub);
-          for (size_t K = 0; K != Sub.size(); ++K)
-            Out.push_back(std::make_unique<hir::IntLitExpr>(L, 0));
-        }
-      } else {
-        Out.push_back(Init ? expr(Init)
-                           : std::make_unique<hir::IntLitExpr>(L, 0));
-      }
+std::string Lowering::methodName(const clang::CXXMethodDecl *MD) {
+  const hir::StructDecl *SD =
+      structOf(Ctx.getCanonicalTagType(MD->getParent()), MD->getLocation());
+  std::string Base = llvm::isa<clang::CXXConstructorDecl>(MD) ? "ctor"
+                     : MD->isOverloadedOperator()
+                         ? operatorName(MD->getOverloadedOperator())
+                         : MD->getNameAsString();
+  // `-a` and `a - b` are both operator-: the unary one is `neg`.
+  if (MD->getOverloadedOperator() == clang::OO_Minus && MD->param_empty())
+    Base = "neg";
+  std::string Name = (SD ? SD->Name : "?") + "::" + Base;
+  unsigned Same = 0;
+  for (const clang::CXXMethodDecl *O : MD->getParent()->methods())
+    if (O->getDeclName() == MD->getDeclName() && !O->isImplicit())
+      ++Same;
+  if (Same > 1 || llvm::isa<clang::CXXConstructorDecl>(MD))
+    for (const clang::ParmVarDecl *P : MD->parameters()) {
+      Name += '.';
+      clang::QualType T = P->getType().getNonReferenceType();
+      std::optional<hir::Scalar> S = scalar(T);
+      const clang::CXXRecordDecl *RD = recordOf(T);
+      Name += S ? hir::scalarName(*S).str()
+              : RD ? RD->getNameAsString()
+                   : "t";
     }
-    return true;
-  }
-  if (llvm::isa<clang::ImplicitValueInitExpr>(E) ||
-      llvm::isa<clang::CXXScalarValueInitExpr>(E)) {
-    for (size_t K = 0; K != Fs.size(); ++K)
-      Out.push_back(std::make_unique<hir::IntLitExpr>(L, 0));
-    return true;
-  }
-  if (const auto *CE = llvm::dyn_cast<clang::CXXConstructExpr>(E)) {
-    const clang::CXXConstructorDecl *Ctor = CE->getConstructor();
-    if (Ctor->isTrivial() && Ctor->isCopyOrMoveConstructor())
-      return structValue(CE->getArg(0), Out);
-    if (Ctor->isTrivial() && Ctor->isDefaultConstructor()) {
-      for (size_t K = 0; K != Fs.size(); ++K)
-        Out.push_back(std::make_unique<hir::IntLitExpr>(L, 0));
-      return true;
-    }
-    llvm::SmallVector<const clang::Expr *, 4> Args(CE->arguments());
-    std::optional<Inlined> R = inlineCall(Ctor, nullptr, Args,
-                                          E->getExprLoc());
-    return R && Named(R->Name);
-  }
-  const clang::FunctionDecl *F = nullptr;
-  const clang::Expr *Obj = nullptr;
-  llvm::SmallVector<const clang::Expr *, 4> Args;
-  if (inlineParts(E, F, Obj, Args)) {
-    std::optional<Inlined> R = inlineCall(F, Obj, Args, E->getExprLoc());
-    if (!R)
-      return false;
-    if (R->K == Inlined::Object)
-      return Named(R->Name);
-  }
-  unsupported(E->getExprLoc(), "this expression of class type");
-  return false;
+  return Name;
 }
 
-bool Lowering::inlineParts(const clang::Expr *E,
-                           const clang::FunctionDecl *&F,
-                           const clang::Expr *&Obj,
-                           llvm::SmallVectorImpl<const clang::Expr *> &Args) {
-  E = skipWrappers(E);
-  if (const auto *MC = llvm::dyn_cast<clang::CXXMemberCallExpr>(E)) {
-    F = MC->getMethodDecl();
-    Obj = MC->getImplicitObjectArgument();
-    Args.append(MC->arg_begin(), MC->arg_end());
-    return F != nullptr;
-  }
-  if (const auto *OC = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E)) {
-    F = OC->getDirectCallee();
-    if (!F || isIntrinsic(F))
-      return false;
-    const auto *MD = llvm::dyn_cast<clang::CXXMethodDecl>(F);
-    if (MD && MD->isTrivial())
-      return false; // implicit assignment: member-wise (simpleStmt)
-    unsigned First = MD ? 1 : 0;
-    Obj = MD ? OC->getArg(0) : nullptr;
-    for (unsigned I = First; I < OC->getNumArgs(); ++I)
-      Args.push_back(OC->getArg(I));
-    return needsInlining(F);
-  }
-  if (const auto *C = llvm::dyn_cast<clang::CallExpr>(E)) {
-    F = C->getDirectCallee();
-    if (!F || isIntrinsic(F) || !needsInlining(F))
-      return false;
-    Obj = nullptr;
-    Args.append(C->arg_begin(), C->arg_end());
-    return true;
-  }
-  return false;
+hir::ExprPtr Lowering::zeroValue(const hir::StructDecl *S, SMLoc L) {
+  auto Lit = std::make_unique<hir::StructLitExpr>(
+      L, const_cast<hir::StructDecl *>(S));
+  for (const hir::StructDecl::Field &F : S->Fields)
+    Lit->Inits.push_back(
+        {L, F.Name,
+         F.Ty.isStruct() ? zeroValue(F.Ty.Decl, L)
+                         : std::make_unique<hir::IntLitExpr>(L, 0)});
+  return Lit;
 }
 
-/// Whether \p S contains a return statement (lambdas aside).
-static bool containsReturn(const clang::Stmt *S) {
-  if (!S)
-    return false;
-  if (llvm::isa<clang::ReturnStmt>(S))
-    return true;
-  if (llvm::isa<clang::LambdaExpr>(S))
-    return false;
-  for (const clang::Stmt *C : S->children())
-    if (containsReturn(C))
-      return true;
-  return false;
+hir::ExprPtr Lowering::aggregate(const clang::InitListExpr *IL) {
+  SMLoc L = loc(IL->getBeginLoc());
+  hir::StructDecl *SD = structOf(IL->getType(), IL->getBeginLoc());
+  if (!SD)
+    return std::make_unique<hir::IntLitExpr>(L, 0);
+  auto Lit = std::make_unique<hir::StructLitExpr>(L, SD);
+  for (unsigned I = 0; I != SD->Fields.size(); ++I) {
+    const hir::StructDecl::Field &F = SD->Fields[I];
+    const clang::Expr *Init = I < IL->getNumInits() ? IL->getInit(I) : nullptr;
+    hir::ExprPtr V = Init ? expr(Init)
+                     : F.Ty.isStruct()
+                         ? zeroValue(F.Ty.Decl, L)
+                         : std::make_unique<hir::IntLitExpr>(L, 0);
+    Lit->Inits.push_back({L, F.Name, std::move(V)});
+  }
+  return Lit;
 }
 
-std::optional<Lowering::Inlined>
-Lowering::inlineCall(const clang::FunctionDecl *F, const clang::Expr *Obj,
-                     llvm::ArrayRef<const clang::Expr *> Args,
-                     clang::SourceLocation CallLoc) {
-  SMLoc L = loc(CallLoc);
-  if (!Pre) {
-    unsupported(CallLoc,
-                "calling '" + F->getNameAsString() +
-                    "' (a member function, or a function that takes or "
-                    "returns a class, is inlined) in a loop condition, on "
-                    "the right of && or ||, or in an arm of ?:");
-    return std::nullopt;
-  }
-  const clang::FunctionDecl *Def = F->getDefinition();
-  const auto *Body =
-      Def ? llvm::dyn_cast_or_null<clang::CompoundStmt>(Def->getBody())
-          : nullptr;
-  if (!Body) {
-    Diags.error(L, "'" + F->getQualifiedNameAsString() +
-                       "' is inlined and must be defined in the file");
-    return std::nullopt;
-  }
-  if (InlineDepth >= 32) {
-    Diags.error(L, "inlining '" + F->getQualifiedNameAsString() +
-                       "' goes deeper than 32 calls; recursion is not "
-                       "supported in WAVE kernels");
-    return std::nullopt;
-  }
-  const clang::Stmt *Last = Body->body_empty() ? nullptr : Body->body_back();
-  for (const clang::Stmt *S : Body->body())
-    if (S != Last ? containsReturn(S)
-                  : !llvm::isa<clang::ReturnStmt>(S) && containsReturn(S)) {
-      Diags.error(loc(S->getBeginLoc()),
-                  "'" + F->getQualifiedNameAsString() +
-                      "' is inlined (it is a member function or takes or "
-                      "returns a class) and may return only at its end");
-      return std::nullopt;
-    }
+hir::ExprPtr Lowering::construct(const clang::CXXConstructExpr *CE) {
+  SMLoc L = loc(CE->getBeginLoc());
+  const clang::CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (Ctor->isTrivial() && Ctor->isCopyOrMoveConstructor())
+    return expr(CE->getArg(0));
+  hir::StructDecl *SD = structOf(CE->getType(), CE->getBeginLoc());
+  if (!SD)
+    return std::make_unique<hir::IntLitExpr>(L, 0);
+  if (Ctor->isTrivial() && Ctor->isDefaultConstructor())
+    return zeroValue(SD, L);
+  require(Ctor);
+  auto Call = std::make_unique<hir::CallExpr>(L, nameOf(Ctor));
+  for (const clang::Expr *A : CE->arguments())
+    Call->Args.push_back(expr(A));
+  return Call;
+}
 
-  std::string Prefix = "inl" + std::to_string(++InlineCount);
-  const auto *Ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(Def);
-  Inlined R;
-  clang::QualType RT = F->getReturnType();
-  std::vector<Field> ResultFields;
-  if (Ctor) {
-    R = {Inlined::Object, Prefix + ".this"};
-    if (!fieldsOf(Ctx.getCanonicalTagType(Ctor->getParent()), CallLoc,
-                  ResultFields))
-      return std::nullopt;
-    for (const Field &Fd : ResultFields)
-      declare(*Pre, L, R.Name + Fd.Path, Fd.Ty);
-  } else if (RT->isVoidType()) {
-    R.K = Inlined::Void;
-  } else if (RT->isReferenceType() && recordOf(RT)) {
-    R.K = Inlined::Object; // `return *this;`: the object itself
-  } else if (recordOf(RT)) {
-    R = {Inlined::Object, Prefix + ".ret"};
-    if (!fieldsOf(RT, CallLoc, ResultFields))
-      return std::nullopt;
-    for (const Field &Fd : ResultFields)
-      declare(*Pre, L, R.Name + Fd.Path, Fd.Ty);
-  } else if (std::optional<hir::Scalar> S = scalar(RT)) {
-    R = {Inlined::Scalar, Prefix + ".ret"};
-    declare(*Pre, L, R.Name, *S);
-  } else {
-    unsupported(CallLoc, "a function returning '" + RT.getAsString() + "'");
-    return std::nullopt;
-  }
-
-  // The object: the caller's variables, or a copy of a temporary.
-  std::string NewThis;
-  if (Ctor) {
-    NewThis = R.Name;
-  } else if (Obj) {
-    const clang::Expr *O = skipWrappers(Obj);
-    if (llvm::isa<clang::CXXThisExpr>(O) && !ThisBase.empty()) {
-      NewThis = ThisBase;
-    } else if (std::optional<std::string> P = objectPath(O)) {
-      NewThis = *P;
-    } else {
-      std::vector<Field> Fs;
-      std::vector<hir::ExprPtr> Vals;
-      if (!fieldsOf(O->getType(), CallLoc, Fs) || !structValue(O, Vals))
-        return std::nullopt;
-      NewThis = Prefix + ".obj";
-      for (size_t I = 0; I != Fs.size(); ++I)
-        declare(*Pre, L, NewThis + Fs[I].Path, Fs[I].Ty, std::move(Vals[I]));
+hir::ExprPtr Lowering::memberCall(const clang::CXXMethodDecl *MD,
+                                  const clang::Expr *Recv,
+                                  llvm::ArrayRef<const clang::Expr *> Args,
+                                  clang::SourceLocation L) {
+  SMLoc At = loc(L);
+  if (MD->isVirtual() || !MD->isInstance()) {
+    if (!MD->isInstance()) {
+      // A static member function: an ordinary function of the class.
+      require(MD);
+      auto Call = std::make_unique<hir::CallExpr>(At, nameOf(MD));
+      for (const clang::Expr *A : Args)
+        Call->Args.push_back(expr(A));
+      return Call;
     }
+    unsupported(L, "calling a virtual function");
+    return std::make_unique<hir::IntLitExpr>(At, 0);
   }
-  if (R.K == Inlined::Object && R.Name.empty())
-    R.Name = NewThis;
+  require(MD);
+  auto Call = std::make_unique<hir::CallExpr>(At, nameOf(MD));
+  const clang::Expr *O = Recv->IgnoreParenImpCasts();
+  Call->Args.push_back(llvm::isa<clang::CXXThisExpr>(O)
+                           ? std::make_unique<hir::NameExpr>(At, "this")
+                           : expr(Recv));
+  for (const clang::Expr *A : Args)
+    Call->Args.push_back(expr(A));
+  return Call;
+}
 
-  // Parameters, evaluated in the caller.
-  auto B = std::make_unique<hir::BlockStmt>(L);
-  llvm::DenseMap<const clang::ValueDecl *, std::string> Bound;
-  for (unsigned I = 0; I != Def->getNumParams(); ++I) {
-    const clang::ParmVarDecl *P = Def->getParamDecl(I);
-    const clang::Expr *A =
-        I < Args.size() ? Args[I] : P->getDefaultArg();
-    if (!A)
-      return std::nullopt;
-    if (const auto *DA = llvm::dyn_cast<clang::CXXDefaultArgExpr>(A))
-      A = DA->getExpr();
-    clang::QualType PT = P->getType();
-    std::string PN = Prefix + "." +
-                     (P->getName().empty() ? "arg" + std::to_string(I)
-                                           : P->getNameAsString());
-    bool MutRef = PT->isReferenceType() &&
-                  !PT.getNonReferenceType().isConstQualified();
-    if (MutRef || PT->isPointerType()) {
-      // Bound to the caller's object, variable or buffer.
-      std::optional<std::string> Path = objectPath(A);
-      if (!Path) {
-        unsupported(A->getExprLoc(),
-                    "passing this to a reference or pointer parameter (pass "
-                    "a variable)");
-        return std::nullopt;
-      }
-      Bound[P] = *Path;
-    } else if (recordOf(PT)) {
-      std::vector<Field> Fs;
-      std::vector<hir::ExprPtr> Vals;
-      if (!fieldsOf(PT, A->getExprLoc(), Fs) || !structValue(A, Vals))
-        return std::nullopt;
-      for (size_t K = 0; K != Fs.size(); ++K)
-        declare(B->Body, L, PN + Fs[K].Path, Fs[K].Ty, std::move(Vals[K]));
-      Bound[P] = PN;
-    } else if (std::optional<hir::Scalar> S = scalar(PT)) {
-      declare(B->Body, L, PN, *S, expr(A));
-      Bound[P] = PN;
-    } else {
-      unsupported(P->getLocation(),
-                  "a parameter of type '" + PT.getAsString() + "'");
-      return std::nullopt;
-    }
-  }
-
-  // The body, with the callee's names.
-  std::string SavedThis = ThisBase, SavedPrefix = InlinePrefix;
-  std::vector<hir::StmtPtr> *SavedPre = Pre;
-  for (auto &[D, N] : Bound)
-    Renames[D] = N;
-  ThisBase = NewThis;
-  InlinePrefix = Prefix;
-  ++InlineDepth;
-  Pre = &B->Body;
-  if (Ctor) {
-    for (const clang::CXXCtorInitializer *Init : Ctor->inits()) {
-      const clang::FieldDecl *FD = Init->getMember();
-      if (!FD || !Init->getInit())
-        continue;
-      std::string To = NewThis + "." + FD->getNameAsString();
-      if (recordOf(FD->getType())) {
-        std::vector<Field> Fs;
-        std::vector<hir::ExprPtr> Vals;
-        if (fieldsOf(FD->getType(), Init->getSourceLocation(), Fs) &&
-            structValue(Init->getInit(), Vals))
-          for (size_t K = 0; K != Fs.size(); ++K)
-            B->Body.push_back(std::make_unique<hir::AssignStmt>(
-                L, std::make_unique<hir::NameExpr>(L, To + Fs[K].Path),
-                std::move(Vals[K])));
-      } else {
-        B->Body.push_back(std::make_unique<hir::AssignStmt>(
-            L, std::make_unique<hir::NameExpr>(L, To),
-            expr(Init->getInit())));
-      }
-    }
-  }
-  for (const clang::Stmt *S : Body->body()) {
-    const auto *Ret = llvm::dyn_cast<clang::ReturnStmt>(S);
-    if (!Ret || !Ret->getRetValue()) {
-      if (!Ret)
-        stmt(S, B->Body);
+void Lowering::constructorBody(const clang::CXXConstructorDecl *Ctor,
+                               const hir::StructDecl *S,
+                               hir::FunctionDecl &FD) {
+  SMLoc L = FD.Loc;
+  std::vector<hir::StmtPtr> Head;
+  auto This = std::make_unique<hir::VarDecl>(L, "this", std::nullopt,
+                                             zeroValue(S, L));
+  This->DeclaredStruct = S;
+  Head.push_back(std::move(This));
+  for (const clang::CXXCtorInitializer *Init : Ctor->inits()) {
+    const clang::FieldDecl *F = Init->getMember();
+    // Written initializers and default member initializers; members
+    // without either keep their zero.
+    if (!F || !Init->getInit() ||
+        (!Init->isWritten() &&
+         !llvm::isa<clang::CXXDefaultInitExpr>(Init->getInit())))
       continue;
-    }
-    Pre = &B->Body;
-    SMLoc RL = loc(Ret);
-    if (R.K == Inlined::Scalar) {
-      B->Body.push_back(std::make_unique<hir::AssignStmt>(
-          RL, std::make_unique<hir::NameExpr>(RL, R.Name),
-          expr(Ret->getRetValue())));
-    } else if (RT->isReferenceType()) {
-      if (objectPath(Ret->getRetValue()) != NewThis)
-        unsupported(Ret->getBeginLoc(), "returning a reference to anything "
-                                        "but '*this'");
-    } else if (R.K == Inlined::Object) {
-      std::vector<hir::ExprPtr> Vals;
-      if (structValue(Ret->getRetValue(), Vals))
-        for (size_t K = 0; K != ResultFields.size(); ++K)
-          B->Body.push_back(std::make_unique<hir::AssignStmt>(
-              RL,
-              std::make_unique<hir::NameExpr>(RL,
-                                              R.Name + ResultFields[K].Path),
-              std::move(Vals[K])));
-    } else {
-      std::vector<hir::StmtPtr> One;
-      stmt(S, One); // a void function returning a void call
-    }
+    SMLoc At = loc(Init->getSourceLocation());
+    Head.push_back(std::make_unique<hir::AssignStmt>(
+        At,
+        std::make_unique<hir::MemberExpr>(
+            At, std::make_unique<hir::NameExpr>(At, "this"),
+            F->getNameAsString()),
+        expr(Init->getInit())));
   }
-  --InlineDepth;
-  ThisBase = SavedThis;
-  InlinePrefix = SavedPrefix;
-  Pre = SavedPre;
-  for (auto &[D, N] : Bound)
-    Renames.erase(D);
-  Pre->push_back(std::move(B));
-  return R;
+  for (hir::StmtPtr &St : FD.Body->Body)
+    Head.push_back(std::move(St));
+  Head.push_back(std::make_unique<hir::ReturnStmt>(
+      FD.EndLoc, std::make_unique<hir::NameExpr>(FD.EndLoc, "this")));
+  FD.Body->Body = std::move(Head);
 }
-

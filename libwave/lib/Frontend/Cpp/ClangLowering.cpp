@@ -57,6 +57,11 @@ std::optional<hir::Type> Lowering::paramType(const clang::ParmVarDecl *P) {
       return hir::Type::buffer(*S, E.isConstQualified());
   } else if (auto S = scalar(T)) {
     return hir::Type::scalar(*S);
+  } else if (recordOf(T)) {
+    // A class by value, by const reference (a copy) or by reference.
+    if (hir::StructDecl *SD = structOf(T, P->getLocation()))
+      return hir::Type::structType(SD);
+    return std::nullopt;
   }
   Diags.error(loc(P->getLocation()),
               "parameter type '" + T.getAsString() +
@@ -77,8 +82,12 @@ void Lowering::require(const clang::FunctionDecl *F) {
   F = F->getCanonicalDecl();
   if (Names.count(F))
     return;
-  std::string Name = F->getNameAsString();
-  if (const clang::TemplateArgumentList *Args =
+  std::string Name = F->isOverloadedOperator()
+                         ? "op_" + operatorName(F->getOverloadedOperator())
+                         : F->getNameAsString();
+  if (const auto *MD = llvm::dyn_cast<clang::CXXMethodDecl>(F)) {
+    Name = methodName(MD);
+  } else if (const clang::TemplateArgumentList *Args =
           F->getTemplateSpecializationArgs()) {
     // An instantiation: the template's name and its arguments
     // (`sumN<float, 4>` is sumN.f32.4).
@@ -162,8 +171,6 @@ std::unique_ptr<hir::Module> Lowering::run() {
   rejectVirtualClasses(Ctx.getTranslationUnitDecl());
   for (const clang::FunctionDecl *F : topLevelFunctions()) {
     const clang::FunctionDecl *Def = F->getDefinition();
-    if (needsInlining(F) && !hasNote(F, KernelNote))
-      continue; // lowered where it is called
     if (!Def || Def == F)
       require(F);
   }
@@ -199,23 +206,54 @@ void Lowering::lowerFunction(const clang::FunctionDecl *F) {
     }
     FD->WorkgroupSize = Size;
   }
-  if (auto S = scalar(F->getReturnType()))
-    FD->ReturnTy = hir::Type::scalar(*S);
-  else if (!F->getReturnType()->isVoidType())
-    Diags.error(loc(F->getLocation()),
-                "return type '" + F->getReturnType().getAsString() +
-                    "' is not supported in WAVE kernels");
+  const auto *MD = llvm::dyn_cast<clang::CXXMethodDecl>(F);
+  const auto *Ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(F);
+  hir::StructDecl *Owner =
+      MD ? structOf(Ctx.getCanonicalTagType(MD->getParent()),
+                    F->getLocation())
+         : nullptr;
+  if (MD && !Owner)
+    return;
+  clang::QualType RT = F->getReturnType();
+  // `C& operator+=(...)` ends in `return *this;`: a function of the
+  // object (`this` by reference) that returns nothing.
+  ReturnsThis = MD && RT->isReferenceType() && recordOf(RT) == MD->getParent();
+  if (Ctor)
+    FD->ReturnTy = hir::Type::structType(Owner);
+  else if (ReturnsThis || RT->isVoidType())
+    FD->ReturnTy = hir::Type::voidType();
+  else if (std::optional<hir::Type> T = valueType(RT, F->getLocation()))
+    FD->ReturnTy = *T;
+  if (MD) {
+    FD->Owner = Owner;
+    if (!Ctor && MD->isInstance()) {
+      // The object: the caller's (a reference) where the function may
+      // change it, a copy otherwise (so temporaries can call const ones).
+      bool Changes = !MD->isConst();
+      FD->Params.emplace_back(loc(F->getLocation()), "this",
+                              hir::Type::structType(Owner), Changes);
+      FD->Params.back().ByRef = Changes;
+    }
+  }
   for (const clang::ParmVarDecl *P : F->parameters()) {
     std::optional<hir::Type> T = paramType(P);
     if (!T)
       continue;
-    bool Mutable = !(T->isScalar() && P->getType().isConstQualified());
+    clang::QualType PT = P->getType();
+    bool ByRef = T->isStruct() && PT->isReferenceType() &&
+                 !PT.getNonReferenceType().isConstQualified();
+    bool Mutable = ByRef || !(T->isScalar() && PT.isConstQualified());
     FD->Params.emplace_back(loc(P->getLocation()), P->getNameAsString(), *T,
                             Mutable);
+    FD->Params.back().ByRef = ByRef;
   }
   if (F->hasBody()) {
+    InConstructor = Ctor != nullptr;
     FD->Body = block(F->getBody());
     FD->EndLoc = loc(F->getBody()->getEndLoc());
+    if (Ctor)
+      constructorBody(Ctor, Owner, *FD);
+    InConstructor = ReturnsThis = false;
   } else {
     FD->Link = hir::Linkage::Declaration;
   }
@@ -267,22 +305,18 @@ void Lowering::varDecl(const clang::VarDecl *V,
     unsupported(V->getLocation(), "a static local variable");
     return;
   }
-  std::string Name = InlinePrefix.empty()
-                         ? V->getNameAsString()
-                         : InlinePrefix + "." + V->getNameAsString();
-  if (!InlinePrefix.empty())
-    Renames[V] = Name;
+  std::string Name = V->getNameAsString();
   if (recordOf(T) && !T->isReferenceType()) {
-    // A class object: one variable per scalar, "z.re", "z.im".
-    std::vector<Field> Fs;
-    if (!fieldsOf(T, V->getLocation(), Fs))
+    // A class object: a HIR struct value (scalarised by lowering).
+    hir::StructDecl *SD = structOf(T, V->getLocation());
+    if (!SD)
       return;
-    std::vector<hir::ExprPtr> Vals;
-    if (V->hasInit() && !structValue(V->getInit(), Vals))
-      return;
-    for (size_t I = 0; I != Fs.size(); ++I)
-      declare(Out, L, Name + Fs[I].Path, Fs[I].Ty,
-              Vals.empty() ? nullptr : std::move(Vals[I]));
+    hir::ExprPtr Init = V->hasInit() ? expr(V->getInit()) : zeroValue(SD, L);
+    auto D = std::make_unique<hir::VarDecl>(L, Name, std::nullopt,
+                                            std::move(Init),
+                                            !T.isConstQualified());
+    D->DeclaredStruct = SD;
+    Out.push_back(std::move(D));
     return;
   }
   std::optional<hir::Scalar> S = scalar(T);
@@ -306,10 +340,6 @@ void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
   llvm::scope_exit Leave([&] { --Depth; });
   if (!enter(S->getBeginLoc()))
     return;
-  // Inlined calls of this statement go right before it.
-  std::vector<hir::StmtPtr> *SavedPre = Pre;
-  Pre = &Out;
-  llvm::scope_exit Restore([&] { Pre = SavedPre; });
   switch (S->getStmtClass()) {
   case clang::Stmt::NullStmtClass:
     return;
@@ -358,18 +388,14 @@ void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
   }
   case clang::Stmt::WhileStmtClass: {
     const auto *W = llvm::cast<clang::WhileStmt>(S);
-    Pre = nullptr;
     hir::ExprPtr Cond = expr(W->getCond());
-    Pre = &Out;
     Out.push_back(std::make_unique<hir::WhileStmt>(loc(W), std::move(Cond),
                                                    block(W->getBody())));
     return;
   }
   case clang::Stmt::DoStmtClass: {
     const auto *D = llvm::cast<clang::DoStmt>(S);
-    Pre = nullptr;
     hir::ExprPtr Cond = expr(D->getCond());
-    Pre = &Out;
     Out.push_back(std::make_unique<hir::WhileStmt>(
         loc(D), std::move(Cond), block(D->getBody()), /*DoWhile=*/true));
     return;
@@ -385,12 +411,10 @@ void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
       if (!One.empty())
         FS->Init = std::move(One.front());
     }
-    Pre = nullptr;
     if (F->getCond())
       FS->Cond = expr(F->getCond());
     if (F->getInc())
       FS->Step = simpleStmt(F->getInc());
-    Pre = &Out;
     FS->Body = block(F->getBody());
     Out.push_back(std::move(FS));
     return;
@@ -403,8 +427,24 @@ void Lowering::stmt(const clang::Stmt *S, std::vector<hir::StmtPtr> &Out) {
     return;
   case clang::Stmt::ReturnStmtClass: {
     const auto *R = llvm::cast<clang::ReturnStmt>(S);
-    Out.push_back(std::make_unique<hir::ReturnStmt>(
-        loc(R), R->getRetValue() ? expr(R->getRetValue()) : nullptr));
+    hir::ExprPtr V;
+    if (InConstructor)
+      V = std::make_unique<hir::NameExpr>(loc(R), "this");
+    else if (R->getRetValue() && !ReturnsThis)
+      V = expr(R->getRetValue());
+    else if (R->getRetValue() &&
+             !llvm::isa<clang::CXXThisExpr>(
+                 R->getRetValue()->IgnoreParenImpCasts()) &&
+             !(llvm::isa<clang::UnaryOperator>(
+                   R->getRetValue()->IgnoreParenImpCasts()) &&
+               llvm::isa<clang::CXXThisExpr>(
+                   llvm::cast<clang::UnaryOperator>(
+                       R->getRetValue()->IgnoreParenImpCasts())
+                       ->getSubExpr()
+                       ->IgnoreParenImpCasts())))
+      unsupported(R->getBeginLoc(),
+                  "returning a reference to anything but '*this'");
+    Out.push_back(std::make_unique<hir::ReturnStmt>(loc(R), std::move(V)));
     return;
   }
   default:
@@ -482,36 +522,10 @@ hir::StmtPtr Lowering::simpleStmt(const clang::Stmt *S) {
       Op && Op->getOperator() == clang::OO_Equal && Op->getNumArgs() == 2) {
     const auto *MD = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(
         Op->getDirectCallee());
-    if (MD && MD->isTrivial()) {
-      std::optional<std::string> To = objectPath(Op->getArg(0));
-      std::vector<Field> Fs;
-      std::vector<hir::ExprPtr> Vals;
-      if (!To) {
-        unsupported(Op->getExprLoc(), "assigning to this object");
-        return nullptr;
-      }
-      if (!fieldsOf(Op->getArg(0)->getType(), Op->getExprLoc(), Fs) ||
-          !structValue(Op->getArg(1), Vals) || !Pre)
-        return nullptr;
-      SMLoc L = loc(Op->getOperatorLoc());
-      for (size_t I = 0; I + 1 < Fs.size(); ++I)
-        Pre->push_back(std::make_unique<hir::AssignStmt>(
-            L, std::make_unique<hir::NameExpr>(L, *To + Fs[I].Path),
-            std::move(Vals[I])));
-      return std::make_unique<hir::AssignStmt>(
-          L, std::make_unique<hir::NameExpr>(L, *To + Fs.back().Path),
-          std::move(Vals.back()));
-    }
-  }
-  // A call that is inlined and whose value is not used.
-  {
-    const clang::FunctionDecl *F = nullptr;
-    const clang::Expr *Obj = nullptr;
-    llvm::SmallVector<const clang::Expr *, 4> Args;
-    if (inlineParts(E, F, Obj, Args)) {
-      inlineCall(F, Obj, Args, E->getExprLoc());
-      return nullptr;
-    }
+    if (MD && MD->isTrivial())
+      return std::make_unique<hir::AssignStmt>(loc(Op->getOperatorLoc()),
+                                               expr(Op->getArg(0)),
+                                               expr(Op->getArg(1)));
   }
   if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E)) {
     if (B->getOpcode() == clang::BO_Assign)
@@ -606,6 +620,8 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
       Op = hir::UnaryOp::BitNot;
       break;
     case clang::UO_Deref:
+      if (llvm::isa<clang::CXXThisExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+        return std::make_unique<hir::NameExpr>(L, "this");
       return Bad("pointer dereference");
     case clang::UO_AddrOf:
       return Bad("taking an address");
@@ -621,21 +637,14 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
       return Bad(B->isAssignmentOp() ? "assignment inside an expression"
                                      : "the comma operator");
     hir::ExprPtr LHS = expr(B->getLHS());
-    std::vector<hir::StmtPtr> *SavedPre = Pre;
-    if (B->isLogicalOp())
-      Pre = nullptr; // the right operand may not run
     hir::ExprPtr RHS = expr(B->getRHS());
-    Pre = SavedPre;
     return std::make_unique<hir::BinaryExpr>(L, *Op, std::move(LHS),
                                              std::move(RHS));
   }
   case clang::Stmt::ConditionalOperatorClass: {
     const auto *C = llvm::cast<clang::ConditionalOperator>(E);
     hir::ExprPtr Cond = expr(C->getCond());
-    std::vector<hir::StmtPtr> *SavedPre = Pre;
-    Pre = nullptr; // only one arm runs
     hir::ExprPtr Then = expr(C->getTrueExpr()), Else = expr(C->getFalseExpr());
-    Pre = SavedPre;
     return std::make_unique<hir::ConditionalExpr>(
         loc(C->getQuestionLoc()), std::move(Cond), std::move(Then),
         std::move(Else));
@@ -649,48 +658,52 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
   case clang::Stmt::CXXFunctionalCastExprClass:
   case clang::Stmt::CXXStaticCastExprClass: {
     const auto *C = llvm::cast<clang::ExplicitCastExpr>(E);
+    if (recordOf(C->getType()))
+      return expr(C->getSubExpr()); // `Complex(a, b)`, `Complex{a, b}`
     std::optional<hir::Scalar> To = scalar(C->getTypeAsWritten());
     if (!To)
       return Bad("a cast to '" + C->getTypeAsWritten().getAsString() + "'");
     return std::make_unique<hir::CastExpr>(L, *To, expr(C->getSubExpr()));
   }
   case clang::Stmt::CallExprClass:
-  case clang::Stmt::CXXMemberCallExprClass:
-  case clang::Stmt::CXXOperatorCallExprClass: {
-    const clang::FunctionDecl *F = nullptr;
-    const clang::Expr *Obj = nullptr;
-    llvm::SmallVector<const clang::Expr *, 4> Args;
-    if (inlineParts(E, F, Obj, Args)) {
-      std::optional<Inlined> R = inlineCall(F, Obj, Args, E->getExprLoc());
-      if (!R || R->K != Inlined::Scalar)
-        return R && R->K == Inlined::Void ? Bad("using the value of a void call")
-               : R ? Bad("a class object where a number is needed")
-                   : std::make_unique<hir::IntLitExpr>(L, 0);
-      return std::make_unique<hir::NameExpr>(L, R->Name);
-    }
-    if (!llvm::isa<clang::CallExpr>(E) ||
-        E->getStmtClass() != clang::Stmt::CallExprClass)
-      return Bad("this operator call");
     return call(llvm::cast<clang::CallExpr>(E));
+  case clang::Stmt::CXXMemberCallExprClass: {
+    const auto *MC = llvm::cast<clang::CXXMemberCallExpr>(E);
+    llvm::SmallVector<const clang::Expr *, 4> Args(MC->arguments());
+    return memberCall(MC->getMethodDecl(), MC->getImplicitObjectArgument(),
+                      Args, MC->getExprLoc());
+  }
+  case clang::Stmt::CXXOperatorCallExprClass: {
+    const auto *OC = llvm::cast<clang::CXXOperatorCallExpr>(E);
+    const clang::FunctionDecl *F = OC->getDirectCallee();
+    llvm::SmallVector<const clang::Expr *, 4> Args(OC->arguments());
+    if (const auto *MD = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(F)) {
+      if (MD->isTrivial())
+        return Bad("assignment inside an expression");
+      return memberCall(MD, Args[0], llvm::ArrayRef(Args).drop_front(),
+                        OC->getOperatorLoc());
+    }
+    return call(OC); // a free operator function
   }
   case clang::Stmt::MemberExprClass: {
-    // A scalar member: of a named object "z.re", or of a temporary.
+    // A member of a class value: of a variable `z.re`, of `*this`, of a
+    // temporary.
     const auto *ME = llvm::cast<clang::MemberExpr>(E);
-    if (std::optional<std::string> P = objectPath(E))
-      return std::make_unique<hir::NameExpr>(L, *P);
     const auto *FD = llvm::dyn_cast<clang::FieldDecl>(ME->getMemberDecl());
-    std::vector<Field> Fs;
-    std::vector<hir::ExprPtr> Vals;
-    if (!FD || !fieldsOf(ME->getBase()->getType(), ME->getExprLoc(), Fs) ||
-        !structValue(ME->getBase(), Vals))
-      return FD ? std::make_unique<hir::IntLitExpr>(L, 0)
-                : Bad("this member");
-    std::string Want = "." + FD->getNameAsString();
-    for (size_t I = 0; I != Fs.size(); ++I)
-      if (Fs[I].Path == Want)
-        return std::move(Vals[I]);
-    return Bad("this member");
+    if (!FD)
+      return Bad("this member");
+    const clang::Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    hir::ExprPtr B = llvm::isa<clang::CXXThisExpr>(Base)
+                         ? std::make_unique<hir::NameExpr>(L, "this")
+                     : ME->isArrow() ? Bad("'->' on a pointer")
+                                     : expr(ME->getBase());
+    return std::make_unique<hir::MemberExpr>(loc(ME->getMemberLoc()),
+                                             std::move(B),
+                                             FD->getNameAsString());
   }
+  case clang::Stmt::CXXConstructExprClass:
+  case clang::Stmt::CXXTemporaryObjectExprClass:
+    return construct(llvm::cast<clang::CXXConstructExpr>(E));
   case clang::Stmt::CXXDefaultArgExprClass:
     return expr(llvm::cast<clang::CXXDefaultArgExpr>(E)->getExpr());
   case clang::Stmt::CXXDefaultInitExprClass:
@@ -698,6 +711,8 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
   case clang::Stmt::InitListExprClass: {
     // A scalar's braces: `float b{x}`, `T x{}`.
     const auto *IL = llvm::cast<clang::InitListExpr>(E);
+    if (recordOf(IL->getType()))
+      return aggregate(IL);
     if (!scalar(IL->getType()))
       return Bad("an initializer list of type '" +
                  IL->getType().getAsString() + "'");
@@ -707,6 +722,9 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
   }
   case clang::Stmt::ImplicitValueInitExprClass:
   case clang::Stmt::CXXScalarValueInitExprClass:
+    if (recordOf(E->getType()))
+      if (hir::StructDecl *SD = structOf(E->getType(), E->getExprLoc()))
+        return zeroValue(SD, L);
     return std::make_unique<hir::IntLitExpr>(L, 0);
   default:
     return Bad("'" + llvm::StringRef(E->getStmtClassName()) + "'");

@@ -4,8 +4,8 @@
 // what reads its AST). Lowering turns the definitions a translation unit's
 // kernels use into the unchecked HIR the other parsers build
 // (formats/kernel-languages.md, "Through Clang"): ClangLowering.cpp holds
-// functions, statements and expressions, ClangClasses.cpp class objects
-// (scalarised) and the inlining of their functions.
+// functions, statements and expressions, ClangClasses.cpp classes as HIR
+// structs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_LIB_FRONTEND_CPP_CLANGLOWERING_H
@@ -161,67 +161,55 @@ private:
   hir::ExprPtr expr(const clang::Expr *E);
   hir::ExprPtr call(const clang::CallExpr *C);
 
-  //===--- Structs and classes: scalarised, their functions inlined ------===//
-  /// One scalar of a flattened struct: its path below the object
-  /// (".re", ".pos.x") and type.
-  struct Field {
-    std::string Path;
-    hir::Scalar Ty;
-  };
+  //===--- Classes: HIR structs (ClangClasses.cpp) -----------------------===//
   /// The class type of \p T (references looked through), or null.
   static const clang::CXXRecordDecl *recordOf(clang::QualType T);
-  /// Appends the scalars of class type \p T to \p Out in declaration order
-  /// (nested classes flattened); false, with an error at \p L, for a field
-  /// of another type, a base class or a virtual function.
-  bool fieldsOf(clang::QualType T, clang::SourceLocation L,
-                std::vector<Field> &Out, const std::string &Prefix = "");
-  /// Whether a call of \p F must be inlined: a member function, or one that
-  /// takes or returns a class.
-  bool needsInlining(const clang::FunctionDecl *F) const;
-  /// The HIR name of an object denoted by \p E (a variable, a member of one,
-  /// `*this`), or std::nullopt for a temporary.
-  std::optional<std::string> objectPath(const clang::Expr *E);
-  /// The values of the scalars of the class-typed expression \p E, in
-  /// fieldsOf order; false after an error.
-  bool structValue(const clang::Expr *E, std::vector<hir::ExprPtr> &Out);
-  /// What an inlined call gives: nothing, a scalar variable, or the HIR
-  /// name prefix of a class object.
-  struct Inlined {
-    enum Kind { Void, Scalar, Object } K = Void;
-    std::string Name;
-  };
-  /// Inlines a call of \p F on object \p Obj (null for a free function)
-  /// with \p Args into the statements before the current one (Pre).
-  std::optional<Inlined> inlineCall(const clang::FunctionDecl *F,
-                                    const clang::Expr *Obj,
-                                    llvm::ArrayRef<const clang::Expr *> Args,
-                                    clang::SourceLocation L);
-  /// The callee, object and arguments of a call that needs inlining.
-  bool inlineParts(const clang::Expr *E, const clang::FunctionDecl *&F,
-                   const clang::Expr *&Obj,
-                   llvm::SmallVectorImpl<const clang::Expr *> &Args);
-  /// The HIR name of a local or parameter (renamed inside inlined bodies).
+  /// The HIR struct of class type \p T, defined from its members on first
+  /// use (an instantiation is named by its template arguments, `V.f32`);
+  /// null, after an error at \p L, for a class with base classes, virtual
+  /// functions, a union or a member that is not a number, bool or such a
+  /// class.
+  hir::StructDecl *structOf(clang::QualType T, clang::SourceLocation L);
+  /// The HIR type of a value of type \p T: a scalar or a struct.
+  std::optional<hir::Type> valueType(clang::QualType T,
+                                     clang::SourceLocation L);
+  /// The HIR name of member function \p MD: `Class::name`, operators
+  /// spelled out (`operator*` is `Class::op_mul`), constructors
+  /// `Class::ctor`, overloads followed by their parameter types.
+  std::string methodName(const clang::CXXMethodDecl *MD);
+  /// A struct literal of \p S with every leaf 0 (a trivial default
+  /// constructor, an omitted aggregate member).
+  hir::ExprPtr zeroValue(const hir::StructDecl *S, SMLoc L);
+  /// The class-typed initializer list \p IL as a struct literal.
+  hir::ExprPtr aggregate(const clang::InitListExpr *IL);
+  /// A construction: a trivial copy is its argument, a trivial default
+  /// constructor zeros, any other a call of the constructor's function.
+  hir::ExprPtr construct(const clang::CXXConstructExpr *CE);
+  /// A member function or operator call `recv.f(args)` as a call of its
+  /// HIR function with the receiver first.
+  hir::ExprPtr memberCall(const clang::CXXMethodDecl *MD,
+                          const clang::Expr *Recv,
+                          llvm::ArrayRef<const clang::Expr *> Args,
+                          clang::SourceLocation L);
+  /// Completes a constructor's HIR body: `this` is a local of the class
+  /// (zeros), the member initializers (and default member initializers)
+  /// assign it, the written body follows and the function returns it.
+  void constructorBody(const clang::CXXConstructorDecl *Ctor,
+                       const hir::StructDecl *S, hir::FunctionDecl &FD);
+  /// The name an overloaded operator's function gets (`*` is "mul", `+=`
+  /// "add_assign"), as HIR's operator methods are named.
+  static std::string operatorName(clang::OverloadedOperatorKind K);
+  /// While a constructor's body is lowered: `return;` returns `this`.
+  bool InConstructor = false;
+  /// While a `C& operator...` body is lowered: `return *this;` returns
+  /// nothing.
+  bool ReturnsThis = false;
+  /// The HIR name of a local or parameter.
   std::string varName(const clang::ValueDecl *D) const {
-    auto It = Renames.find(D);
-    return It != Renames.end() ? It->second : D->getNameAsString();
+    return D->getNameAsString();
   }
-  /// A fresh HIR variable declaration (typed, no initial value unless
-  /// given) appended to \p Out.
-  void declare(std::vector<hir::StmtPtr> &Out, SMLoc L, const std::string &N,
-               hir::Scalar T, hir::ExprPtr Init = nullptr);
 
-  /// Statements that must run before the statement being lowered (the
-  /// bodies of inlined calls); null where none may go (a loop condition,
-  /// the right operand of && and ||, an arm of ?:).
-  std::vector<hir::StmtPtr> *Pre = nullptr;
-  /// Locals and parameters of inlined bodies, renamed; reference
-  /// parameters bound to their argument.
-  llvm::DenseMap<const clang::ValueDecl *, std::string> Renames;
-  /// The HIR name prefix of `*this` in an inlined member function.
-  std::string ThisBase;
-  /// The prefix of the innermost inlined body's names ("" outside).
-  std::string InlinePrefix;
-  unsigned InlineCount = 0, InlineDepth = 0;
+  llvm::DenseMap<const clang::CXXRecordDecl *, hir::StructDecl *> Structs;
 
   clang::ASTContext &Ctx;
   LocationMap &Locs;

@@ -1,8 +1,8 @@
 // mandelbrot.cpp: a plain-data class with members, constructors, member
 // functions and operator overloads (issue 26: "a C++ struct Complex with
-// operator* used in a Mandelbrot kernel"), through Clang's front end. Class
-// objects become one variable per member and their functions are inlined
-// (formats/kernel-languages.md, "Through Clang"); the escape counts are
+// operator* used in a Mandelbrot kernel"), through Clang's front end. The
+// class becomes a HIR struct (formats/kernel-languages.md §8, "Plain-data
+// structs"; "Through Clang"); the escape counts are
 // checked by fe_e2e.py's `mandel` case, which computes them in Python with
 // every f32 operation rounded as WAVE does (the Rust, Python and TypeScript
 // twins are test/lit/fe/e2e/mandelbrot.*).
@@ -10,15 +10,22 @@
 // E2E: OK -O0
 // E2E: OK -O2
 // RUN: wave-fe --emit=ast %s | FileCheck %s
-// The members of c and z are variables, set by the inlined constructor;
-// `z = zz` is one assignment per member.
-// CHECK:      var c.re: f32 = inl{{[0-9]+}}.this.re;
-// CHECK-NEXT: var c.im: f32 = inl{{[0-9]+}}.this.im;
-// CHECK:      var z.re: f32 = inl{{[0-9]+}}.this.re;
-// CHECK-NEXT: var z.im: f32 = inl{{[0-9]+}}.this.im;
-// CHECK:        inl{{[0-9]+}}.ret = (z.re * z.re) + (z.im * z.im);
-// CHECK:      z.re = zz.re;
-// CHECK-NEXT: z.im = zz.im;
+// The class is a HIR struct; its constructor, member functions and
+// operators are functions `Complex::name` with the object first (by
+// reference where they change it), which lowering inlines.
+// CHECK:      struct Complex { re: f32, im: f32 }
+// CHECK:      var c: Complex = Complex::ctor.f32.f32(
+// CHECK-NEXT: var z: Complex = Complex::ctor.f32.f32(0.0f32, 0.0f32);
+// CHECK:        if (Complex::norm2(z) > 4.0f32) {
+// CHECK:        var zz: Complex = Complex::mul(z, z);
+// CHECK-NEXT:   Complex::add_assign(zz, c);
+// CHECK-NEXT:   z = zz;
+// CHECK:      func Complex::ctor.f32.f32(r: f32, i: f32) -> Complex {
+// CHECK-NEXT:   var this: Complex = Complex { re: 0, im: 0 };
+// CHECK-NEXT:   this.re = r;
+// CHECK-NEXT:   this.im = i;
+// CHECK-NEXT:   return this;
+// CHECK:      func Complex::add_assign(this: &mut Complex, o: Complex) {
 #include <cstdint>
 
 struct Complex {
