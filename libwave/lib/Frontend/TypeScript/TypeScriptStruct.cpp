@@ -131,19 +131,24 @@ hir::StructDecl *TSParser::plainStruct(llvm::StringRef Name, llvm::SMLoc Loc) {
 
 void TSParser::parsePlainClass(const TSToken &Name) {
   hir::StructDecl *S = M->getStruct(Name.Text, Name.loc());
-  if (S->Defined) // "redefinition of class" is reported already.
+  hir::StructDecl *Target = S;
+  if (S->Defined) {
+    // "redefinition of class" is reported already. The members still parse
+    // (for their own errors) into a struct the module owns, since the
+    // methods they make point at it; lookups by name find the first one.
     S = nullptr;
-  else {
-    S->Defined = true;
-    S->Loc = Name.loc();
+    M->Structs.push_back(
+        std::make_unique<hir::StructDecl>(Name.loc(), Name.Text.str()));
+    Target = M->Structs.back().get();
   }
-  hir::StructDecl Dummy(Name.loc(), Name.Text.str());
+  Target->Defined = true;
+  Target->Loc = Name.loc();
   TSToken Open = consume(); // {
   unsigned Errors = Diags.numErrors();
   CurClass = Name.Text.str();
   while (!is("}") && !atEof()) {
     size_t Start = Pos;
-    parsePlainMember(S ? *S : Dummy);
+    parsePlainMember(*Target);
     if (Pos == Start && !is("}") && !atEof())
       consume();
   }
