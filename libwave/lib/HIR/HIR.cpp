@@ -133,7 +133,7 @@ bool FunctionDecl::isInlined() const {
   if (Owner || ReturnTy.isStruct())
     return true;
   for (const Param &P : Params)
-    if (P.Ty.isStruct())
+    if (P.Ty.isStruct() || P.ByRef)
       return true;
   return false;
 }
@@ -211,6 +211,22 @@ StructDecl *Module::getStruct(llvm::StringRef Name, llvm::SMLoc Loc) {
     return S;
   Structs.push_back(std::make_unique<StructDecl>(Loc, Name.str()));
   return Structs.back().get();
+}
+
+StructDecl *Module::getTuple(llvm::ArrayRef<Type> Elems, llvm::SMLoc Loc) {
+  std::string Name = "(";
+  for (size_t I = 0; I < Elems.size(); ++I)
+    Name += (I ? ", " : "") + typeName(Elems[I]);
+  Name += Elems.size() == 1 ? ",)" : ")";
+  if (StructDecl *S = structNamed(Name))
+    return S;
+  StructDecl *S = getStruct(Name, Loc);
+  S->Loc = Loc;
+  S->Defined = true;
+  S->Tuple = true;
+  for (size_t I = 0; I < Elems.size(); ++I)
+    S->Fields.push_back({Loc, std::to_string(I), Elems[I]});
+  return S;
 }
 
 FunctionDecl *Module::function(llvm::StringRef Name) const {

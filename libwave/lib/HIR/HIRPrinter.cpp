@@ -163,6 +163,16 @@ public:
     }
     case Expr::Kind::StructLit: {
       const auto &L = cast<StructLitExpr>(E);
+      if (L.Tuple) {
+        OS << '(';
+        for (size_t I = 0; I < L.Inits.size(); ++I) {
+          OS << (I ? ", " : "");
+          if (L.Inits[I].Value)
+            expr(*L.Inits[I].Value);
+        }
+        OS << (L.Inits.size() == 1 ? ",)" : ")");
+        return;
+      }
       OS << L.Struct->Name << " {";
       for (size_t I = 0; I < L.Inits.size(); ++I) {
         OS << (I ? ", " : " ") << L.Inits[I].Name << ": ";
@@ -355,6 +365,8 @@ void wave::hir::printModule(const Module &M, llvm::raw_ostream &OS) {
   OS << "; HIR (" << languageName(M.Lang) << ")\n";
   Printer P(OS);
   for (const auto &S : M.Structs) {
+    if (S->Tuple)
+      continue; // Its name spells it.
     OS << "\nstruct " << S->Name << " {";
     for (size_t I = 0; I < S->Fields.size(); ++I)
       OS << (I ? ", " : " ") << S->Fields[I].Name << ": "

@@ -437,7 +437,7 @@ private:
   /// its result's leaves (one value for a scalar, none for void).
   Values inlineCall(const CallExpr &C);
   /// A function being inlined: where its returns go and what its
-  /// by-reference struct parameters refer to.
+  /// by-reference parameters (and struct parameters) refer to.
   struct InlineFrame {
     const FunctionDecl *Fn;
     BasicBlock *Exit;
@@ -445,6 +445,22 @@ private:
     llvm::DenseMap<const Param *, Keys> Alias;
   };
   std::vector<InlineFrame> Frames;
+  /// What the by-reference parameter \p P of a function being inlined
+  /// refers to, or null when it is a variable of its own.
+  const Keys *aliasOf(const Param *P) const {
+    for (auto It = Frames.rbegin(); It != Frames.rend(); ++It)
+      if (auto A = It->Alias.find(P); A != It->Alias.end())
+        return &A->second;
+    return nullptr;
+  }
+  /// The variable a scalar name reads and assigns: its own, or the
+  /// caller's one a by-reference parameter refers to.
+  VarKey nameKey(const NameExpr &N) const {
+    if (N.Parm)
+      if (const Keys *A = aliasOf(N.Parm); A && A->size() == 1)
+        return A->front();
+    return N.Var ? static_cast<VarKey>(N.Var) : N.Parm;
+  }
   llvm::DenseMap<std::pair<const void *, unsigned>, VarKey> LeafKeys;
   std::deque<char> KeyStore;
 
@@ -933,7 +949,7 @@ Value *FunctionLowering::emitExpr(const Expr &E) {
     const auto &N = cast<NameExpr>(E);
     if (N.Shared)
       return constant(MT::PtrLocal, N.Shared->Offset);
-    return readVar(N.Var ? static_cast<VarKey>(N.Var) : N.Parm, Cur);
+    return readVar(nameKey(N), Cur);
   }
   case Expr::Kind::Unary:
     if (isLiteralTree(E))
@@ -1170,16 +1186,14 @@ bool FunctionLowering::placeKeys(const Expr &E, Keys &Out) {
       return false;
     const Type &T = N->Var ? N->Var->Ty : N->Parm->Ty;
     VarKey Owner = N->Var ? static_cast<VarKey>(N->Var) : N->Parm;
+    if (const Keys *A = N->Parm ? aliasOf(N->Parm) : nullptr) {
+      Out.append(A->begin(), A->end());
+      return true;
+    }
     if (!T.isStruct()) {
       Out.push_back(Owner);
       return true;
     }
-    if (N->Parm)
-      for (auto It = Frames.rbegin(); It != Frames.rend(); ++It)
-        if (auto A = It->Alias.find(N->Parm); A != It->Alias.end()) {
-          Out.append(A->second.begin(), A->second.end());
-          return true;
-        }
     for (unsigned I = 0, E = T.Decl->numLeaves(); I < E; ++I)
       Out.push_back(leafKey(Owner, I));
     return true;
@@ -1276,7 +1290,8 @@ FunctionLowering::Values FunctionLowering::inlineCall(const CallExpr &C) {
     const Expr &A = *C.Args[I];
     Keys K;
     if (P.ByRef && placeKeys(A, K)) {
-      Fr.Alias[&P] = K; // `&self` / `&mut self` of a place: no copy.
+      // `&self` / `&mut self`, C++ `float& v`, of a place: no copy.
+      Fr.Alias[&P] = K;
       continue;
     }
     if (P.Ty.isStruct())
@@ -1371,7 +1386,7 @@ void FunctionLowering::lowerAssign(const AssignStmt &A) {
     return;
   }
   if (const auto *N = dyn_cast<NameExpr>(A.Target.get())) {
-    VarKey K = N->Var ? static_cast<VarKey>(N->Var) : N->Parm;
+    VarKey K = nameKey(*N);
     if (A.Declares)
       declareVar(A.Declares, A.Declares->Ty, A.Declares->Name);
     Value *V;

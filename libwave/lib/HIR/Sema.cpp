@@ -837,6 +837,7 @@ Type Sema::checkCall(CallExpr &C, ExprPtr &Self) {
   bool Ok = true;
   for (size_t I = 0; I < C.Args.size(); ++I) {
     const Param &P = F->Params[I];
+    expectType(*C.Args[I], P.Ty);
     Type A = checkExpr(C.Args[I]);
     if (A.isInvalid()) {
       Ok = false;
@@ -864,6 +865,19 @@ Type Sema::checkCall(CallExpr &C, ExprPtr &Self) {
       const NameExpr *Root = placeRoot(*C.Args[I]);
       bool Mutable = Root && (Root->Var ? Root->Var->Mutable || !Root->Var->Init
                                         : Root->Parm && Root->Parm->Mutable);
+      if (!Mutable && P.Name != "self" && P.Name != "this") {
+        // C++ `float& v`: a buffer element or a temporary cannot be
+        // referred to (HIR has no pointers).
+        Diags.error(C.Args[I]->loc(),
+                    What + " is a reference: " +
+                        (Root ? "'" + Root->Name + "' is not mutable"
+                              : std::string("pass a variable, a parameter or "
+                                            "a member of one (copy a buffer "
+                                            "element into a variable, and "
+                                            "store it back)")));
+        Ok = false;
+        continue;
+      }
       if (!Mutable) {
         Diags.error(C.Args[I]->loc(),
                     "'" + F->Name +
@@ -921,6 +935,8 @@ Type Sema::typeFromValue(const VarDecl &V, const Type &ValueTy) {
 }
 
 void Sema::checkVarDecl(VarDecl &V) {
+  if (V.Init && V.DeclaredStruct)
+    expectType(*V.Init, Type::structType(V.DeclaredStruct));
   Type Init = V.Init ? checkExpr(V.Init) : Type::invalid();
   std::string What = "the initial value of '" + V.Name + "'";
   if (V.DeclaredTy) {
@@ -958,6 +974,8 @@ void Sema::checkVarDecl(VarDecl &V) {
 }
 
 void Sema::checkAssign(AssignStmt &A) {
+  if (!A.Op)
+    expectType(*A.Value, placeType(*A.Target));
   Type VT = checkExpr(A.Value);
   // Python declares a variable by assigning a new name.
   if (auto *N = dyn_cast<NameExpr>(A.Target.get());
@@ -1272,6 +1290,7 @@ void Sema::checkStmtNode(StmtPtr &SP) {
   case Stmt::Kind::Return: {
     auto &R = cast<ReturnStmt>(S);
     if (R.Value) {
+      expectType(*R.Value, CurFn->ReturnTy);
       checkExpr(R.Value);
       if (CurFn->ReturnTy.isVoid()) {
         Diags.error(R.loc(), CurFn->IsKernel
@@ -1346,7 +1365,17 @@ bool Sema::run() {
         Diags.error(P.Loc, "duplicate parameter '" + P.Name + "'");
       if (P.Ty.isArray() && P.Ty.Elem == Scalar::Bool)
         Diags.error(P.Loc, "buffers of bool are not supported");
-      if (P.Ty.isStruct() && !F->IsKernel && F->Link != Linkage::Internal)
+      if (P.ByRef && !P.Ty.isStruct() &&
+          (F->IsKernel || F->Link != Linkage::Internal))
+        Diags.error(P.Loc, "parameter '" + P.Name + "' of " +
+                               (F->IsKernel          ? "kernel"
+                                : F->isDeclaration() ? "declared function"
+                                                     : "exported function") +
+                               " '" + F->Name +
+                               "' is a reference; references pass only "
+                               "between functions of one file (they are "
+                               "inlined)");
+      else if (P.Ty.isStruct() && !F->IsKernel && F->Link != Linkage::Internal)
         Diags.error(P.Loc, "parameter '" + P.Name + "' of " +
                                (F->isDeclaration() ? "declared" : "exported") +
                                " function '" + F->Name +

@@ -153,6 +153,13 @@ private:
   /// type, no struct containing itself.
   void checkStructs();
   Type checkStructLit(StructLitExpr &L);
+  /// A tuple literal that nothing typed (StructLitExpr::Tuple): its type
+  /// from its elements'.
+  Type checkTupleLit(StructLitExpr &L);
+  /// Tells a tuple literal \p E (or each branch of a conditional one)
+  /// that it initialises a \p To, which becomes its type when \p To is a
+  /// tuple of as many elements. Called before \p E is checked.
+  void expectType(Expr &E, const Type &To);
   Type checkMember(MemberExpr &Mem);
   /// Gives \p E the type \p To: coerce() for a scalar, the same struct
   /// for a struct. Reports and returns false otherwise.

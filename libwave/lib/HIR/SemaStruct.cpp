@@ -12,6 +12,7 @@
 #include "SemaInternal.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
@@ -79,10 +80,61 @@ void Sema::checkStructs() {
   }
 }
 
+void Sema::expectType(Expr &E, const Type &To) {
+  if (!To.isStruct() || !To.Decl || !To.Decl->Tuple)
+    return;
+  if (auto *L = dyn_cast<StructLitExpr>(&E)) {
+    if (L->Tuple && L->Inits.size() == To.Decl->Fields.size())
+      L->Struct = M.structNamed(To.Decl->Name);
+  } else if (auto *C = dyn_cast<ConditionalExpr>(&E)) {
+    expectType(*C->Then, To);
+    expectType(*C->Else, To);
+  }
+}
+
+Type Sema::checkTupleLit(StructLitExpr &L) {
+  std::vector<Type> Elems;
+  bool Ok = true;
+  for (StructLitExpr::Init &I : L.Inits) {
+    Type T = checkExpr(I.Value);
+    if (T.isLiteral()) {
+      std::optional<Scalar> S = defaultScalar(T, I.Value->loc());
+      T = S ? Type::scalar(*S) : Type::invalid();
+    }
+    if (!T.isScalar() && !T.isStruct()) {
+      if (!T.isInvalid())
+        Diags.error(I.Value->loc(),
+                    "a tuple holds numbers, bools, structs and tuples, not " +
+                        quoted(T));
+      Ok = false;
+    }
+    Elems.push_back(T);
+  }
+  if (!Ok)
+    return Type::invalid();
+  StructDecl *D = M.getTuple(Elems, L.loc());
+  for (size_t F = 0; F < L.Inits.size(); ++F) {
+    L.Inits[F].Field = int(F);
+    Ok &= coerceTo(L.Inits[F].Value, Elems[F],
+                   "element " + std::to_string(F) + " of the tuple");
+  }
+  if (!Ok)
+    return Type::invalid();
+  // The quiet pass leaves it unset: a context may still type it.
+  if (!Quiet)
+    L.Struct = D;
+  return Type::structType(D);
+}
+
 Type Sema::checkStructLit(StructLitExpr &L) {
+  if (L.Tuple && !L.Struct)
+    return checkTupleLit(L);
   bool Ok = L.Struct->Defined;
   std::vector<bool> Given(L.Struct->Fields.size(), false);
   for (StructLitExpr::Init &I : L.Inits) {
+    int Field = L.Struct->fieldIndex(I.Name);
+    if (Field >= 0)
+      expectType(*I.Value, L.Struct->Fields[Field].Ty);
     checkExpr(I.Value);
     I.Field = L.Struct->fieldIndex(I.Name);
     if (!L.Struct->Defined)
@@ -100,7 +152,9 @@ Type Sema::checkStructLit(StructLitExpr &L) {
     }
     Given[I.Field] = true;
     Ok &= coerceTo(I.Value, L.Struct->Fields[I.Field].Ty,
-                   "field '" + I.Name + "' of '" + L.Struct->Name + "'");
+                   (L.Tuple ? "element " + I.Name + " of '"
+                            : "field '" + I.Name + "' of '") +
+                       L.Struct->Name + "'");
   }
   if (!Ok)
     return Type::invalid();
@@ -122,15 +176,22 @@ Type Sema::checkMember(MemberExpr &Mem) {
   Mem.Field = -1;
   if (B.isInvalid())
     return B;
+  bool Element = !Mem.Name.empty() && llvm::isDigit(Mem.Name[0]);
   if (!B.isStruct()) {
     Diags.error(Mem.loc(), "field access '." + Mem.Name + "' on " + quoted(B) +
-                               ", which is not a struct");
+                               ", which is not a " +
+                               (Element ? "tuple" : "struct"));
     return Type::invalid();
   }
   Mem.Field = B.Decl->fieldIndex(Mem.Name);
   if (Mem.Field < 0) {
-    Diags.error(Mem.loc(), "struct '" + B.Decl->Name + "' has no field '" +
-                               Mem.Name + "'");
+    if (B.Decl->Tuple)
+      Diags.error(Mem.loc(), "tuple '" + B.Decl->Name + "' has no element " +
+                                 Mem.Name + " (it has " +
+                                 std::to_string(B.Decl->Fields.size()) + ")");
+    else
+      Diags.error(Mem.loc(), "struct '" + B.Decl->Name + "' has no field '" +
+                                 Mem.Name + "'");
     return Type::invalid();
   }
   return B.Decl->Fields[Mem.Field].Ty;

@@ -20,6 +20,7 @@
 #ifndef WAVE_HIR_HIR_H
 #define WAVE_HIR_HIR_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/SMLoc.h"
@@ -170,6 +171,9 @@ public:
   llvm::SMLoc FirstUse; ///< Where the name was first mentioned.
   std::string Name;
   bool Defined = false;
+  /// An anonymous tuple type (Rust `(f32, u32)`, Module::getTuple): its
+  /// fields are named "0", "1", ... and its Name spells its element types.
+  bool Tuple = false;
   std::vector<Field> Fields;
 
   /// The index of field \p Name, or -1.
@@ -457,8 +461,15 @@ public:
     ExprPtr Value;
     int Field = -1; ///< Set by Sema.
   };
+  /// Null for a tuple literal until Sema sets it.
   StructDecl *Struct;
   std::vector<Init> Inits;
+  /// A tuple literal (Rust `(a, b)`): Inits are named "0", "1", ... and
+  /// Sema takes Struct from what the literal initialises (a variable,
+  /// parameter, return value or field of a tuple type with as many
+  /// elements), else makes it from the elements' types (an unsuffixed
+  /// literal taking the language's default). Loc is the `(`.
+  bool Tuple = false;
   static bool classof(const Expr *E) { return E->kind() == Kind::StructLit; }
 };
 
@@ -685,9 +696,12 @@ public:
   /// Whether the body may assign the parameter itself (C++ `const int n`
   /// and Rust parameters without `mut` may not).
   bool Mutable;
-  /// A struct parameter that refers to the caller's value instead of
-  /// copying it (Rust `&self`, `&mut self`; Mutable for `&mut self`): the
-  /// argument must then be a variable or parameter or a field of one.
+  /// A struct or scalar parameter that refers to the caller's value
+  /// instead of copying it (Rust `&self`, `&mut self`, C++ `T& x`;
+  /// Mutable for `&mut self`, `T&`): a Mutable one's argument must be a
+  /// variable or parameter or a field of one. The function is inlined
+  /// (FunctionDecl::isInlined), so neither a kernel nor an exported or
+  /// declared function has one.
   bool ByRef = false;
 };
 
@@ -737,8 +751,9 @@ public:
   /// trait's name ("Add"); Sema dispatches `a + b` on V2 to it.
   std::string Trait;
   /// Whether lowering inlines every call instead of making a MIR function:
-  /// methods, and functions that take or return a struct (MIR has no
-  /// aggregates, and a MIR function returns one value).
+  /// methods, functions that take or return a struct (MIR has no
+  /// aggregates, and a MIR function returns one value) and functions with
+  /// a by-reference parameter (Param::ByRef: MIR passes values).
   bool isInlined() const;
 };
 
@@ -757,6 +772,10 @@ public:
   /// The struct named \p Name, made (undefined, first mentioned at \p Loc)
   /// if there is none yet.
   StructDecl *getStruct(llvm::StringRef Name, llvm::SMLoc Loc);
+  /// The tuple type of \p Elems (scalars and structs, at least one): a
+  /// defined StructDecl with Tuple set, named "(f32, u32)" (a 1-tuple
+  /// "(f32,)"), made at its first use (\p Loc) and shared by every use.
+  StructDecl *getTuple(llvm::ArrayRef<Type> Elems, llvm::SMLoc Loc);
 };
 
 } // namespace wave::hir

@@ -42,20 +42,7 @@ hir::StructDecl *Lowering::structOf(clang::QualType T,
   std::string Name = RD->getNameAsString();
   if (const auto *Spec =
           llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(RD))
-    for (const clang::TemplateArgument &A :
-         Spec->getTemplateArgs().asArray()) {
-      Name += '.';
-      if (A.getKind() == clang::TemplateArgument::Type) {
-        std::optional<hir::Scalar> S = scalar(A.getAsType());
-        Name += S ? hir::scalarName(*S).str() : "t";
-      } else if (A.getKind() == clang::TemplateArgument::Integral) {
-        llvm::APSInt V = A.getAsIntegral();
-        Name += V.isNegative() ? "n" + llvm::toString(-V, 10)
-                               : llvm::toString(V, 10);
-      } else {
-        Name += "a";
-      }
-    }
+    Name += templateSuffix(Spec->getTemplateArgs().asArray());
   hir::StructDecl *SD = M->getStruct(Name, loc(RD->getLocation()));
   Structs[RD] = SD; // before the members: a member of its own type errs
   SD->Loc = loc(RD->getLocation());

@@ -55,7 +55,9 @@ std::optional<hir::Type> Lowering::paramType(const clang::ParmVarDecl *P) {
     clang::QualType E = PT->getPointeeType();
     if (auto S = scalar(E))
       return hir::Type::buffer(*S, E.isConstQualified());
-  } else if (auto S = scalar(T)) {
+  } else if (auto S = scalar(T.getNonReferenceType())) {
+    // By value, or by reference (`float& v`: the caller's variable;
+    // `const float& v`: a copy).
     return hir::Type::scalar(*S);
   } else if (recordOf(T)) {
     // A class by value, by const reference (a copy) or by reference.
@@ -67,6 +69,25 @@ std::optional<hir::Type> Lowering::paramType(const clang::ParmVarDecl *P) {
               "parameter type '" + T.getAsString() +
                   "' is not supported in WAVE kernels");
   return std::nullopt;
+}
+
+std::string
+Lowering::templateSuffix(llvm::ArrayRef<clang::TemplateArgument> Args) const {
+  std::string Suffix;
+  for (const clang::TemplateArgument &A : Args) {
+    Suffix += '.';
+    if (A.getKind() == clang::TemplateArgument::Type) {
+      std::optional<hir::Scalar> S = scalar(A.getAsType());
+      Suffix += S ? hir::scalarName(*S).str() : "t";
+    } else if (A.getKind() == clang::TemplateArgument::Integral) {
+      llvm::APSInt V = A.getAsIntegral();
+      Suffix +=
+          V.isNegative() ? "n" + llvm::toString(-V, 10) : llvm::toString(V, 10);
+    } else {
+      Suffix += "a";
+    }
+  }
+  return Suffix;
 }
 
 std::string Lowering::nameOf(const clang::FunctionDecl *F) {
@@ -91,19 +112,7 @@ void Lowering::require(const clang::FunctionDecl *F) {
           F->getTemplateSpecializationArgs()) {
     // An instantiation: the template's name and its arguments
     // (`sumN<float, 4>` is sumN.f32.4).
-    for (const clang::TemplateArgument &A : Args->asArray()) {
-      Name += '.';
-      if (A.getKind() == clang::TemplateArgument::Type) {
-        std::optional<hir::Scalar> S = scalar(A.getAsType());
-        Name += S ? hir::scalarName(*S).str() : "t";
-      } else if (A.getKind() == clang::TemplateArgument::Integral) {
-        llvm::APSInt V = A.getAsIntegral();
-        Name += V.isNegative() ? "n" + llvm::toString(-V, 10)
-                               : llvm::toString(V, 10);
-      } else {
-        Name += "a";
-      }
-    }
+    Name += templateSuffix(Args->asArray());
   } else if (Overloaded.count(Name)) {
     // One of several functions of this name: its parameter types
     // (`twice(float)` is twice.f32, `fill(int*, unsigned)` fill.pi32.u32).
@@ -235,13 +244,15 @@ void Lowering::lowerFunction(const clang::FunctionDecl *F) {
       FD->Params.back().ByRef = Changes;
     }
   }
+  LocalNames.clear();
   for (const clang::ParmVarDecl *P : F->parameters()) {
+    LocalNames[P->getName()].push_back(P);
     std::optional<hir::Type> T = paramType(P);
     if (!T)
       continue;
     clang::QualType PT = P->getType();
-    bool ByRef = T->isStruct() && PT->isReferenceType() &&
-                 !PT.getNonReferenceType().isConstQualified();
+    bool ByRef =
+        PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified();
     bool Mutable = ByRef || !(T->isScalar() && PT.isConstQualified());
     FD->Params.emplace_back(loc(P->getLocation()), P->getNameAsString(), *T,
                             Mutable);
@@ -275,6 +286,8 @@ void Lowering::varDecl(const clang::VarDecl *V,
                        std::vector<hir::StmtPtr> &Out) {
   SMLoc L = loc(V->getLocation());
   clang::QualType T = V->getType();
+  if (!T->isReferenceType() || !V->hasInit())
+    LocalNames[V->getName()].push_back(V);
   if (hasNote(V, SharedNote)) {
     const auto *AT = Ctx.getAsConstantArrayType(T);
     auto S = AT ? scalar(AT->getElementType()) : std::nullopt;
@@ -306,6 +319,26 @@ void Lowering::varDecl(const clang::VarDecl *V,
     return;
   }
   std::string Name = V->getNameAsString();
+  if (T->isReferenceType() && V->hasInit()) {
+    const clang::Expr *Init = V->getInit();
+    if (const auto *EWC = llvm::dyn_cast<clang::ExprWithCleanups>(Init))
+      Init = EWC->getSubExpr();
+    if (!llvm::isa<clang::MaterializeTemporaryExpr>(Init)) {
+      // `float& r = x;`: no variable of its own, each use of r is x
+      // (refPlace).
+      if (isPlace(Init))
+        RefAliases[V] = Init;
+      else
+        Diags.error(loc(Init),
+                    "a reference to this expression is not supported in "
+                    "WAVE kernels; a reference names a variable, a "
+                    "parameter or a member of one (copy a buffer element "
+                    "into a variable, and store it back)");
+      return;
+    }
+    // `const float& r = x + 1;` binds a temporary: a constant copy.
+    T = T.getNonReferenceType();
+  }
   if (recordOf(T) && !T->isReferenceType()) {
     // A class object: a HIR struct value (scalarised by lowering).
     hir::StructDecl *SD = structOf(T, V->getLocation());
@@ -546,6 +579,48 @@ hir::StmtPtr Lowering::simpleStmt(const clang::Stmt *S) {
   return std::make_unique<hir::ExprStmt>(loc(E), expr(E));
 }
 
+bool Lowering::isPlace(const clang::Expr *E) const {
+  E = E->IgnoreParenNoopCasts(Ctx);
+  if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(E)) {
+    const auto *V = llvm::dyn_cast<clang::VarDecl>(DR->getDecl());
+    return V && V->isLocalVarDeclOrParm() && !V->getType()->isPointerType() &&
+           !V->getType()->isArrayType() && !hasNote(V, SharedNote);
+  }
+  if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E)) {
+    if (!llvm::isa<clang::FieldDecl>(ME->getMemberDecl()))
+      return false;
+    const clang::Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    if (llvm::isa<clang::CXXThisExpr>(Base))
+      return true;
+    return !ME->isArrow() && isPlace(ME->getBase());
+  }
+  return false;
+}
+
+hir::ExprPtr Lowering::refPlace(const clang::Expr *E, SMLoc L) {
+  E = E->IgnoreParenNoopCasts(Ctx);
+  if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E)) {
+    const clang::Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    hir::ExprPtr B = llvm::isa<clang::CXXThisExpr>(Base)
+                         ? std::make_unique<hir::NameExpr>(L, "this")
+                         : refPlace(ME->getBase(), L);
+    return std::make_unique<hir::MemberExpr>(
+        L, std::move(B), ME->getMemberDecl()->getNameAsString());
+  }
+  const auto *V =
+      llvm::cast<clang::VarDecl>(llvm::cast<clang::DeclRefExpr>(E)->getDecl());
+  if (auto It = RefAliases.find(V); It != RefAliases.end())
+    return refPlace(It->second, L); // A reference to a reference.
+  // HIR finds a variable by its name: another variable of that name
+  // declared since might hide the one referred to.
+  if (LocalNames.lookup(V->getName()).size() > 1)
+    Diags.error(L, "a reference to '" + varName(V) +
+                       "' in a function with another variable named '" +
+                       varName(V) +
+                       "' is not supported in WAVE kernels; rename one");
+  return std::make_unique<hir::NameExpr>(L, varName(V));
+}
+
 hir::ExprPtr Lowering::expr(const clang::Expr *E) {
   SMLoc L = loc(E->getExprLoc());
   llvm::scope_exit Leave([&] { --Depth; });
@@ -596,6 +671,8 @@ hir::ExprPtr Lowering::expr(const clang::Expr *E) {
               L, C->getInt().getZExtValue(), scalar(V->getType()));
         return Bad("a global variable");
       }
+      if (auto It = RefAliases.find(V); It != RefAliases.end())
+        return refPlace(It->second, L);
       return std::make_unique<hir::NameExpr>(L, varName(V));
     }
     if (const auto *EC = llvm::dyn_cast<clang::EnumConstantDecl>(D))

@@ -19,9 +19,12 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/TemplateBase.h"
 #include "clang/Basic/SourceManager.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -150,6 +153,12 @@ private:
   /// has the same one (overloads, template instantiations), then the name
   /// and the parameter types (`add.f32.f32`).
   std::string nameOf(const clang::FunctionDecl *F);
+  /// The suffix template arguments \p Args add to the name of an
+  /// instantiation, each after a '.': a scalar type's name (`f32`; `t` for
+  /// another type), an integer (`4`, `n5` for -5), `a` for anything else
+  /// (`sumN<float, 4>` is sumN.f32.4, `V<float>` V.f32).
+  std::string
+  templateSuffix(llvm::ArrayRef<clang::TemplateArgument> Args) const;
   /// Queues \p F for lowering (once).
   void require(const clang::FunctionDecl *F);
   void lowerFunction(const clang::FunctionDecl *F);
@@ -208,6 +217,18 @@ private:
   std::string varName(const clang::ValueDecl *D) const {
     return D->getNameAsString();
   }
+  /// Whether \p E names a place a reference local may stand for: a local
+  /// or parameter that is no buffer or array, or a member (`.`) of one or
+  /// of `*this`.
+  bool isPlace(const clang::Expr *E) const;
+  /// The place \p E (isPlace), at \p L: a reference local's use.
+  hir::ExprPtr refPlace(const clang::Expr *E, SMLoc L);
+  /// Reference locals (`float& r = x;`) and the place each refers to:
+  /// they get no HIR variable, each use is the place itself.
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RefAliases;
+  /// The parameters and locals lowered so far in the current function,
+  /// by name (the places references may name must not be hidden).
+  llvm::StringMap<llvm::SmallVector<const clang::ValueDecl *, 1>> LocalNames;
 
   llvm::DenseMap<const clang::CXXRecordDecl *, hir::StructDecl *> Structs;
 

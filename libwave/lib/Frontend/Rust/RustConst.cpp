@@ -127,8 +127,16 @@ hir::ExprPtr RustParser::cloneExpr(const hir::Expr &E, SMLoc Loc) {
     return std::make_unique<hir::MemberExpr>(Loc, cloneExpr(*Mem.Base, Loc),
                                              Mem.Name);
   }
+  case K::StructLit: {
+    const auto &L = llvm::cast<hir::StructLitExpr>(E);
+    auto N =
+        std::make_unique<hir::StructLitExpr>(Loc, L.Tuple ? nullptr : L.Struct);
+    N->Tuple = L.Tuple;
+    for (const hir::StructLitExpr::Init &I : L.Inits)
+      N->Inits.push_back({Loc, I.Name, cloneExpr(*I.Value, Loc), -1});
+    return N;
+  }
   case K::CompareChain:
-  case K::StructLit:
     break;
   }
   // Templates are literals and names; nothing else is ever copied.

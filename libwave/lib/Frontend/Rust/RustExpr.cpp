@@ -15,6 +15,8 @@
 
 #include "wave/Frontend/NumberLiteral.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace wave;
@@ -257,11 +259,30 @@ hir::ExprPtr RustParser::parsePostfix() {
 
 hir::ExprPtr RustParser::parseMethodCall(hir::ExprPtr Recv) {
   consume(); // '.'
-  const RustToken Name = tok();
-  if (Name.is(RustTok::Number)) {
-    error(Name.loc(), "tuple fields are not supported in WAVE kernels");
-    return nullptr;
+  if (tok().is(RustTok::Number)) {
+    // A tuple element `t.0`; `t.0.1` is read as the number `0.1`, and
+    // `t.0.x` maybe as `0.` and `x`.
+    const RustToken Num = consume();
+    llvm::StringRef Rest = Num.Text;
+    while (true) {
+      auto [Field, After] = Rest.split('.');
+      bool Dot = Field.size() < Rest.size();
+      if (Field.empty() || !llvm::all_of(Field, llvm::isDigit) ||
+          (Field.size() > 1 && Field[0] == '0')) {
+        error(Num.loc(), "expected a tuple element number after '.', found '" +
+                             Num.Text + "'");
+        return nullptr;
+      }
+      Recv = std::make_unique<hir::MemberExpr>(
+          SMLoc::getFromPointer(Field.data()), std::move(Recv), Field.str());
+      if (!Dot)
+        return Recv;
+      if (After.empty())
+        break; // The name after the '.' follows.
+      Rest = After;
+    }
   }
+  const RustToken Name = tok();
   if (!Name.is(RustTok::Ident)) {
     error(Name.loc(), "expected a method name after '.', found " +
                           describe(Name));
@@ -363,8 +384,24 @@ hir::ExprPtr RustParser::parsePrimary() {
       if (!E)
         return nullptr;
       if (isPunct(",")) {
-        error(tok().loc(), "tuples are not supported in WAVE kernels");
-        return nullptr;
+        // A tuple `(a, b)`, `(a,)`: Sema types it (hir::StructLitExpr).
+        auto L = std::make_unique<hir::StructLitExpr>(T.loc(), nullptr);
+        L->Tuple = true;
+        L->Inits.push_back({E->loc(), "0", std::move(E), -1});
+        while (consumePunct(",") && !isPunct(")")) {
+          hir::ExprPtr X = parseExpr();
+          if (!X)
+            return nullptr;
+          L->Inits.push_back(
+              {X->loc(), std::to_string(L->Inits.size()), std::move(X), -1});
+        }
+        if (!consumePunct(")")) {
+          error(tok().loc(),
+                "expected ',' or ')' in the tuple, found " + describe(tok()));
+          note(T.loc(), "to match this '('");
+          return nullptr;
+        }
+        return L;
       }
       if (!consumePunct(")")) {
         error(tok().loc(), "expected ')' to close the parenthesized "

@@ -10,6 +10,12 @@
 //     _ => z,                 else { z }
 //   }
 //
+// A scrutinee that is one expression but meets a tuple pattern (in
+// `let`, `if let`, `while let`, or the first arm of a match) is a tuple
+// value: it is copied once into a hidden variable and split into its
+// elements (`match.s.0`, ...), which are then the leaves
+// (expandScrutinee).
+//
 // The scrutinee's leaves are copied once into hidden immutable variables
 // (names with a '.', which no Rust source can spell); a binding is an
 // alias of its leaf, so a guard or arm that names it reads the copy (a
@@ -265,6 +271,64 @@ bool RustParser::parseScrutinee(RustScrut &S) {
   return true;
 }
 
+/// The tuple pattern \p P is or has under `x @`, or its first
+/// alternative that is one; null if none.
+static const RustPat *tupleShape(const RustPat &P) {
+  if (P.K == RustPat::Tuple)
+    return &P;
+  if (P.K == RustPat::Bind && P.Sub)
+    return tupleShape(*P.Sub);
+  if (P.K == RustPat::Or)
+    for (const RustPat &A : P.Elems)
+      if (const RustPat *T = tupleShape(A))
+        return T;
+  return nullptr;
+}
+
+void RustParser::expandScrutinee(const RustPat &P, RustScrut &S,
+                                 llvm::StringRef Prefix) {
+  const RustPat *T = tupleShape(P);
+  if (!T)
+    return;
+  if (S.isTuple()) {
+    if (T->Elems.size() == S.Elems.size())
+      for (size_t I = 0; I < S.Elems.size(); ++I)
+        expandScrutinee(T->Elems[I], S.Elems[I], Prefix);
+    return; // Otherwise checkPat() reports.
+  }
+  if (isLiteral(*S.Value))
+    return;
+  // Splits \p Sc, the tuple value \p Whole, into its elements as deep as
+  // the tuple pattern \p Q goes.
+  std::function<void(const RustPat &, RustScrut &, hir::ExprPtr)> Split =
+      [&](const RustPat &Q, RustScrut &Sc, hir::ExprPtr Whole) {
+        SMLoc L = Sc.Loc;
+        Sc.Value.reset();
+        Sc.Split = false;
+        Sc.Elems.clear();
+        for (size_t I = 0; I < Q.Elems.size(); ++I) {
+          RustScrut E;
+          E.Loc = L;
+          E.Value = std::make_unique<hir::MemberExpr>(L, cloneExpr(*Whole, L),
+                                                      std::to_string(I));
+          E.Split = true;
+          if (const RustPat *Sub = tupleShape(Q.Elems[I]))
+            Split(*Sub, E, cloneExpr(*E.Value, L));
+          Sc.Elems.push_back(std::move(E));
+        }
+        Sc.Whole = std::move(Whole);
+      };
+  SMLoc L = S.Value->loc();
+  hir::ExprPtr Whole;
+  if (S.Split) {
+    Whole = std::move(S.Value);
+  } else {
+    std::string N = declareHidden(Prefix, std::move(S.Value), L);
+    Whole = std::make_unique<hir::NameExpr>(L, N);
+  }
+  Split(*T, S, std::move(Whole));
+}
+
 void RustParser::scrutineeLeaves(RustScrut &S,
                                  std::vector<hir::ExprPtr> &Leaves,
                                  llvm::StringRef Prefix) {
@@ -274,7 +338,7 @@ void RustParser::scrutineeLeaves(RustScrut &S,
     return;
   }
   SMLoc L = S.Value->loc();
-  if (isLiteral(*S.Value)) {
+  if (isLiteral(*S.Value) || S.Split) {
     Leaves.push_back(std::move(S.Value));
   } else {
     std::string N = declareHidden(Prefix, std::move(S.Value), L);
@@ -555,9 +619,9 @@ bool RustParser::checkPat(const RustPat &P, const RustScrut &S) {
   case RustPat::Bind:
     if (P.Sub)
       return checkPat(*P.Sub, S);
-    if (S.isTuple()) {
-      error(P.Loc, "binding a whole tuple is not supported in WAVE kernels; "
-                   "bind its elements: '(a, b)'");
+    if (S.isTuple() && !S.Whole) {
+      error(P.Loc, "binding a whole tuple scrutinee is not supported in "
+                   "WAVE kernels; bind its elements: '(a, b)'");
       return false;
     }
     return true;
@@ -579,7 +643,9 @@ bool RustParser::checkPat(const RustPat &P, const RustScrut &S) {
     break;
   }
   if (!S.isTuple()) {
-    error(P.Loc, "a tuple pattern needs a tuple scrutinee such as '(a, b)'");
+    error(P.Loc, "a tuple pattern needs a tuple value or a scrutinee such "
+                 "as '(a, b)' (a match takes a tuple value apart when its "
+                 "first arm's pattern is a tuple)");
     return false;
   }
   if (P.Elems.size() != S.Elems.size()) {
@@ -666,14 +732,16 @@ bool RustParser::bindPattern(const RustPat &P, const RustScrut &S,
   }
   if (P.K != RustPat::Bind)
     return true; // `|` alternatives bind nothing (parsePattern).
+  // A whole tuple value is its hidden copy (checkPat).
+  const hir::Expr &Value = S.isTuple() ? *S.Whole : *Leaves[First];
   if (P.Mutable && BlockBody) {
     RealDecls.push_back(std::make_unique<hir::VarDecl>(
-        P.Loc, P.Name, std::nullopt, cloneExpr(*Leaves[First], P.Loc),
+        P.Loc, P.Name, std::nullopt, cloneExpr(Value, P.Loc),
         /*Mutable=*/true));
     Names.push_back({P.Name, NameEntry::Local, nullptr});
     return true;
   }
-  Names.push_back({P.Name, NameEntry::Alias, cloneExpr(*Leaves[First], P.Loc)});
+  Names.push_back({P.Name, NameEntry::Alias, cloneExpr(Value, P.Loc)});
   return true;
 }
 
@@ -693,8 +761,19 @@ std::unique_ptr<RustMatch> RustParser::parseMatch() {
   NoStructLiteral = Saved;
   if (!Ok)
     return nullptr;
-  scrutineeLeaves(M->Shape, M->Leaves, "match.s");
+  // The leaves are made at the first arm, whose pattern may take a tuple
+  // value apart (expandScrutinee).
+  bool HasLeaves = false;
+  auto MakeLeaves = [&](const RustPat *First) {
+    if (HasLeaves)
+      return;
+    if (First)
+      expandScrutinee(*First, M->Shape, "match.s");
+    scrutineeLeaves(M->Shape, M->Leaves, "match.s");
+    HasLeaves = true;
+  };
   if (!isPunct("{")) {
+    MakeLeaves(nullptr);
     error(tok().loc(),
           "expected '{' after the match scrutinee, found " + describe(tok()));
     return nullptr;
@@ -715,7 +794,9 @@ std::unique_ptr<RustMatch> RustParser::parseMatch() {
     size_t NamesMark = Names.size();
     consumePunct("|");
     Arm.Pat.Loc = tok().loc();
-    if (!parsePattern(Arm.Pat) || !checkPat(Arm.Pat, M->Shape)) {
+    bool Parsed = parsePattern(Arm.Pat);
+    MakeLeaves(Parsed ? &Arm.Pat : nullptr);
+    if (!Parsed || !checkPat(Arm.Pat, M->Shape)) {
       Arm.Broken = true;
       M->Broken = true;
       // Skip the pattern; the arm's body is still parsed for its errors.
@@ -848,6 +929,7 @@ std::unique_ptr<RustMatch> RustParser::parseMatch() {
     Names.resize(NamesMark);
     M->Arms.push_back(std::move(Arm));
   }
+  MakeLeaves(nullptr);
   if (!consumePunct("}")) {
     error(tok().loc(),
           "expected '}' to close the match, found " + describe(tok()));
@@ -894,6 +976,16 @@ bool RustParser::matchNeedsStmts(const RustMatch &M) const {
   return false;
 }
 
+hir::ExprPtr RustParser::armTest(RustMatch &M, RustArm &A, bool Last,
+                                 bool Exhaustive) {
+  if (A.Guard)
+    return andExpr(patTest(A.Pat, M.Shape, M.Leaves, 0), std::move(A.Guard),
+                   A.Pat.Loc);
+  if (Last && Exhaustive)
+    return nullptr; // The last arm of an exhaustive match.
+  return patTest(A.Pat, M.Shape, M.Leaves, 0);
+}
+
 hir::StmtPtr RustParser::matchToStmt(std::unique_ptr<RustMatch> M,
                                      const ValueSink &S) {
   bool Exhaustive = checkExhaustive(*M);
@@ -902,11 +994,7 @@ hir::StmtPtr RustParser::matchToStmt(std::unique_ptr<RustMatch> M,
     RustArm &A = M->Arms[I];
     if (A.Broken)
       continue;
-    hir::ExprPtr Test = patTest(A.Pat, M->Shape, M->Leaves, 0);
-    if (A.Guard)
-      Test = andExpr(std::move(Test), std::move(A.Guard), A.Pat.Loc);
-    else if (!Chain && Exhaustive)
-      Test.reset(); // The last arm of an exhaustive match.
+    hir::ExprPtr Test = armTest(*M, A, !Chain, Exhaustive);
     // A statement match drops the values of its arms (`match x { 0 => 1,
     // _ => 2 };`), calls excepted.
     if (S.K == ValueSink::Discard && A.Body.Tail &&
@@ -939,11 +1027,7 @@ hir::ExprPtr RustParser::matchToExpr(std::unique_ptr<RustMatch> M) {
     RustArm &A = M->Arms[I];
     if (A.Broken)
       continue;
-    hir::ExprPtr Test = patTest(A.Pat, M->Shape, M->Leaves, 0);
-    if (A.Guard)
-      Test = andExpr(std::move(Test), std::move(A.Guard), A.Pat.Loc);
-    else if (!Chain && Exhaustive)
-      Test.reset();
+    hir::ExprPtr Test = armTest(*M, A, !Chain, Exhaustive);
     hir::ExprPtr V = blockToExpr(std::move(A.Body), A.Loc);
     if (!V) {
       Ok = false;
@@ -981,6 +1065,8 @@ bool RustParser::parseIfLet(RustIf &If, std::vector<hir::StmtPtr> &RealDecls) {
   NoStructLiteral = true;
   bool Ok = parseScrutinee(S);
   NoStructLiteral = Saved;
+  if (Ok)
+    expandScrutinee(P, S, "if.s");
   if (!Ok || !checkPat(P, S)) {
     takePre(Mark, /*KeepPure=*/false);
     return false;
@@ -1012,6 +1098,8 @@ hir::StmtPtr RustParser::parseWhileLet(SMLoc WhileLoc) {
   NoStructLiteral = true;
   bool Ok = parseScrutinee(S);
   NoStructLiteral = Saved;
+  if (Ok)
+    expandScrutinee(P, S, "while.s");
   if (!Ok || !checkPat(P, S))
     return Fail();
   std::vector<hir::ExprPtr> Leaves;
@@ -1103,7 +1191,10 @@ hir::StmtPtr RustParser::parseLetTuple() {
   if (!expectPunct("=", "after the 'let' pattern"))
     return nullptr;
   RustScrut S;
-  if (!parseScrutinee(S) || !checkPat(P, S))
+  if (!parseScrutinee(S))
+    return nullptr;
+  expandScrutinee(P, S, "let.t");
+  if (!checkPat(P, S))
     return nullptr;
   if (!endStmt("after the 'let' statement"))
     return nullptr;

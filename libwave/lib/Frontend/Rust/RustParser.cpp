@@ -788,7 +788,9 @@ RustParser::parseScalarType(const llvm::Twine &Context) {
       error(T.loc(), "references are only supported as buffer parameters "
                      "('&[T]', '&mut [T]')");
     else if (T.isPunct("("))
-      error(T.loc(), "tuple types are not supported in WAVE kernels");
+      error(T.loc(), "a tuple type is not supported " + Context +
+                         " in WAVE kernels (buffers and shared arrays hold "
+                         "scalars: use one per element)");
     else if (T.isPunct("["))
       error(T.loc(), "array and slice types are only supported as buffer "
                      "parameters ('&[T]', '&mut [T]')");
@@ -829,6 +831,39 @@ RustParser::parseScalarType(const llvm::Twine &Context) {
 
 std::optional<hir::Type> RustParser::parseType(const llvm::Twine &Context) {
   const RustToken &T = tok();
+  if (T.isPunct("(")) {
+    // A tuple type `(f32, u32)`, `(T,)`: an anonymous HIR struct whose
+    // fields are named 0, 1, ...; `(T)` is T.
+    SMLoc LParen = consume().loc();
+    if (isPunct(")")) {
+      error(LParen, "the unit type '()' is not supported " + Context +
+                        " in WAVE kernels");
+      consume();
+      return std::nullopt;
+    }
+    std::vector<hir::Type> Elems;
+    bool Comma = false;
+    while (!isPunct(")")) {
+      std::optional<hir::Type> E = parseType("in a tuple type");
+      if (!E)
+        return std::nullopt;
+      Elems.push_back(*E);
+      if (consumePunct(",")) {
+        Comma = true;
+        continue;
+      }
+      if (!isPunct(")")) {
+        error(tok().loc(), "expected ',' or ')' in the tuple type, found " +
+                               describe(tok()));
+        note(LParen, "to match this '('");
+        return std::nullopt;
+      }
+    }
+    consume(); // ')'
+    if (Elems.size() == 1 && !Comma)
+      return Elems[0];
+    return hir::Type::structType(Mod->getTuple(Elems, LParen));
+  }
   if (T.is(RustTok::Ident))
     if (hir::StructDecl *S = structFor(T.Text, T.loc())) {
       consume();

@@ -16,7 +16,11 @@
 // is a method call Sema resolves by v's type; operator-trait impls are
 // marked by Trait.
 //
-// Desugaring. HIR has no match, tuple, constant or enum node: the parser
+// Tuples are HIR structs too: a tuple type `(f32, u32)` is the anonymous
+// struct Module::getTuple makes (fields 0, 1, ...), a tuple value `(a, b)`
+// a StructLitExpr marked Tuple that Sema types, `t.0` a MemberExpr.
+//
+// Desugaring. HIR has no match, constant or enum node: the parser
 // lowers them to existing nodes. A constant or enum variant becomes a
 // typed literal at each use; a match becomes a chain of IfStmts (or, as a
 // value whose arms are single expressions, a chain of ConditionalExprs);
@@ -119,6 +123,11 @@ struct RustScrut {
   llvm::SMLoc Loc;
   hir::ExprPtr Value;            ///< Null for a tuple.
   std::vector<RustScrut> Elems; ///< Tuple elements.
+  /// A tuple value split by expandScrutinee(): the whole value (its hidden
+  /// copy, or an element of one), which a binding of the tuple names.
+  hir::ExprPtr Whole;
+  /// Value is an element of such a copy (`match.s.0`): no copy needed.
+  bool Split = false;
   bool isTuple() const { return !Value; }
 };
 
@@ -380,6 +389,11 @@ private:
   std::unique_ptr<RustMatch> parseMatch();
   /// A scrutinee: an expression or a tuple `(a, b)` of scrutinees.
   bool parseScrutinee(RustScrut &S);
+  /// When \p P is a tuple pattern (also under `x @` or in `|`
+  /// alternatives) and \p S one expression, a tuple value: copies it into
+  /// a hidden variable declared in Pre and splits \p S into its elements
+  /// (`match.s.0`, ...), as deep as \p P is.
+  void expandScrutinee(const RustPat &P, RustScrut &S, llvm::StringRef Prefix);
   /// Copies the leaves of \p S into hidden variables declared in Pre
   /// (literals stay) and appends them to \p Leaves in tuple order.
   void scrutineeLeaves(RustScrut &S, std::vector<hir::ExprPtr> &Leaves,
@@ -405,6 +419,10 @@ private:
   /// non-exhaustive match otherwise.
   bool checkExhaustive(const RustMatch &M);
   bool matchNeedsStmts(const RustMatch &M) const;
+  /// The test that selects arm \p A of \p M (its pattern's test and
+  /// guard); null when it needs none: no test and no guard, or the last
+  /// arm (\p Last) of an \p Exhaustive match without a guard.
+  hir::ExprPtr armTest(RustMatch &M, RustArm &A, bool Last, bool Exhaustive);
   hir::StmtPtr matchToStmt(std::unique_ptr<RustMatch> M, const ValueSink &S);
   hir::ExprPtr matchToExpr(std::unique_ptr<RustMatch> M);
   /// `let PAT = EXPR` after `if`: sets If.Cond and If.CondPre and makes

@@ -54,7 +54,7 @@ fn f(n: u32, m: i32, t: Two) -> u32 {
         (1, ..) => 2,
 // CHECK: bad-match.rs:[[@LINE+1]]:9: error: this pattern has 3 elements but the tuple has 2
         (1, 2, 3) => 3,
-// CHECK: bad-match.rs:[[@LINE+1]]:9: error: binding a whole tuple is not supported in WAVE kernels; bind its elements: '(a, b)'
+// CHECK: bad-match.rs:[[@LINE+1]]:9: error: binding a whole tuple scrutinee is not supported in WAVE kernels; bind its elements: '(a, b)'
         all => 4,
     };
 // CHECK: bad-match.rs:[[@LINE+1]]:13: error: non-exhaustive match: add an arm

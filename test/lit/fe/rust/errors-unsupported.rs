@@ -1,6 +1,6 @@
 // errors-unsupported.rs: Rust constructs outside the WAVE dialect (items,
 // generics (of structs and impls too), non-WAVE types, macros, closures,
-// references, strings, tuple values, tuple fields, arrays, ?, paths,
+// references, strings, the unit value, bad tuple fields, arrays, ?, paths,
 // unknown methods, labels, other iterators,
 // unsafe, Option patterns) each get one located error, all in one run.
 // (`const` items, `let (a, b) = ...` and `match` are part of the dialect:
@@ -54,8 +54,8 @@ fn body(n: u32, x: f32) {
     let s = "str";
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:14: error: character literals are not supported in WAVE kernels
     let ch = 'c';
-// CHECK: errors-unsupported.rs:[[@LINE+1]]:15: error: tuples are not supported in WAVE kernels
-    let t = (1, 2);
+// CHECK: errors-unsupported.rs:[[@LINE+1]]:13: error: the unit value '()' is not supported in WAVE kernel expressions
+    let t = ();
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:15: error: array expressions are not supported in WAVE kernels
     let arr = [1, 2, 3];
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:14: error: the '?' operator is not supported in WAVE kernels
@@ -68,8 +68,8 @@ fn body(n: u32, x: f32) {
     let w = 1u64;
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:13: error: invalid suffix 'u32' on a float literal
     let y = 1.0u32;
-// CHECK: errors-unsupported.rs:[[@LINE+1]]:15: error: tuple fields are not supported in WAVE kernels
-    let f = x.0;
+// CHECK: errors-unsupported.rs:[[@LINE+1]]:15: error: expected a tuple element number after '.', found '0x1'
+    let f = x.0x1;
 // CHECK: errors-unsupported.rs:[[@LINE+2]]:5: error: loop labels are not supported in WAVE kernels
 // CHECK: errors-unsupported.rs:[[@LINE+1]]:26: error: loop labels are not supported in WAVE kernels
     'outer: loop { break 'outer; }
