@@ -32,9 +32,12 @@
 //     4-byte word by different workgroups of the launch (atomics with
 //     atomics never race), since workgroups may run in any order and at the
 //     same time on a GPU.
-//   * synccheck. `barrier` executed with some present lanes of the wave
-//     inactive (divergent control flow; spec §6.12 forbids it, D28 lets it
-//     count), waves released from different barrier instructions, and a
+//   * synccheck. `barrier` executed with some, but not all, present lanes
+//     of the wave active (divergent control flow; spec §6.12 forbids it,
+//     D28 lets it count). A wave with no lane active is not divergent: its
+//     lanes all left a loop or skipped a branch together, and the rest of
+//     the loop body runs with an empty mask until `endloop` (a counted loop
+//     with barriers does this after its last iteration). Waves released from different barrier instructions, and a
 //     barrier some waves never reach because they halted (without synccheck
 //     the deadlock error of formats/isa.md §4.17; with it, a report, and the
 //     waiting waves are released so that the run goes on).
@@ -492,7 +495,7 @@ void Checker::accessLane(const CheckSite &S, unsigned Lane, uint64_t Addr,
 }
 
 void Checker::barrier(const CheckSite &S, uint64_t Exec, uint64_t Present) {
-  if (!has(CheckSync) || Exec == Present || !begin(CheckSync))
+  if (!has(CheckSync) || Exec == Present || Exec == 0 || !begin(CheckSync))
     return;
   OS << "barrier in divergent control flow";
   where(S.Idx, S.Wave, -1);
