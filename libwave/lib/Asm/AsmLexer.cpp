@@ -244,11 +244,11 @@ Token AsmLexer::lexWord(const char *Start) {
     ++Cur;
   StringRef Word(Start, Cur - Start);
   if (Word.starts_with("sr")) {
-    std::optional<unsigned> Idx = lookupSpecialReg(Word);
-    if (!Idx)
-      return error(Start, "invalid special register '" + Word.str() + "'");
+    // Not an error yet: the word may be a parameter name (`.param src,
+    // ...`); the parser reports an invalid one where it needs a register.
     Token T = make(TokenKind::SpecialReg, Start);
-    T.Value = *Idx;
+    std::optional<unsigned> Idx = lookupSpecialReg(Word);
+    T.Value = Idx ? uint64_t(*Idx) : InvalidSpecialReg;
     return T;
   }
   return make(TokenKind::Identifier, Start);

@@ -25,7 +25,9 @@ enum class TokenKind {
   Register,     ///< rN, Value = N (unchecked), Suffix = ".lo" etc. or empty.
   Predicate,    ///< pN, Value = N (unchecked).
   NotPredicate, ///< !pN (only to diagnose D17), Value = N.
-  SpecialReg,   ///< sr_NAME or sr_N, Value = index.
+  SpecialReg,   ///< sr_NAME or sr_N, Value = index; any other word
+                ///< starting with `sr`: Value = InvalidSpecialReg, an error
+                ///< as an operand but a name for `.param`.
   PredPrefix,   ///< @pN or @!pN, Value = N, Negated.
   Integer,      ///< IntValue (signed 64-bit).
   Float,        ///< Text is the literal.
@@ -34,6 +36,9 @@ enum class TokenKind {
   Colon,
   Error, ///< a lexical error; already diagnosed through the callback.
 };
+
+/// Token::Value of a SpecialReg token that names no special register.
+inline constexpr uint64_t InvalidSpecialReg = ~uint64_t(0);
 
 /// One token. Text points into the source buffer.
 struct Token {

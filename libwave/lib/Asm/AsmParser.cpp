@@ -592,6 +592,8 @@ bool Parser::parseOperand(Operand &Op) {
     Op.Value = Tok.Value;
     break;
   case TokenKind::SpecialReg:
+    if (Tok.Value == InvalidSpecialReg)
+      return error(Tok, "invalid special register '" + Tok.Text + "'");
     Op.Kind = Operand::Special;
     Op.Value = Tok.Value;
     break;

@@ -341,15 +341,20 @@ static void removeDeadCode(LFunction &F) {
   F.Insts.resize(Out);
 }
 
-/// Whether \p Name can follow `.kernel` in WAVE assembly (formats/wave-asm.md
-/// §1): an identifier that the lexer does not read as a register, predicate or
-/// special register.
-static bool isAssemblyName(StringRef Name) {
+/// Whether \p Name is a word of WAVE assembly (formats/wave-asm.md §1): a
+/// letter or `_`, then letters, digits and `_`. Any word names a `.param`.
+static bool isAssemblyWord(StringRef Name) {
   if (Name.empty() || !(isAlpha(Name[0]) || Name[0] == '_'))
     return false;
-  for (char C : Name)
-    if (!(isAlnum(C) || C == '_'))
-      return false;
+  return llvm::all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
+}
+
+/// Whether \p Name can follow `.kernel` in WAVE assembly (formats/wave-asm.md
+/// §1): a word that the lexer does not read as a register, predicate or
+/// special register.
+static bool isAssemblyName(StringRef Name) {
+  if (!isAssemblyWord(Name))
+    return false;
   if ((Name[0] == 'r' || Name[0] == 'p') && Name.size() > 1 &&
       isDigit(Name[1]))
     return false;
@@ -361,13 +366,13 @@ static bool isAssemblyName(StringRef Name) {
 /// ptr<device> with elem(T) (ACCESS read for readonly, write for
 /// writeonly, else readwrite), `NAME, scalar, TYPE` otherwise. NAME is the
 /// MIR parameter name, or `argI` for a positional one or one that is not
-/// an assembly identifier. Empty when a ptr<device> parameter has no
+/// an assembly word (`src`, `r1` and `sr_lane_id` are names here). Empty when a ptr<device> parameter has no
 /// elem(T): a kernel is described completely or not at all.
 static std::vector<std::string> paramLines(const mir::Function &MF) {
   std::vector<std::string> Lines;
   for (unsigned K = 0; K != MF.numArgs(); ++K) {
     const mir::Argument &A = *MF.arg(K);
-    std::string Line = isAssemblyName(A.name())
+    std::string Line = isAssemblyWord(A.name())
                            ? A.name().str()
                            : "arg" + std::to_string(K);
     if (A.type() == mir::Type::PtrDevice) {
