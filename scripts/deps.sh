@@ -12,6 +12,9 @@
 # wave-run --device=hsa (its hsa.h also checks the AQL packet layout in the
 # unit tests); the runtime library it brings along is loaded with dlopen,
 # never linked, and is needed only to run on an AMD GPU.
+# python3-dev, pybind11-dev and python3-numpy build and test the Python
+# package wavetools; python3-matplotlib and dataset-fashion-mnist are the
+# Fashion-MNIST example's; pkg-config checks the installed wavetools.pc.
 set -euo pipefail
 
 PACKAGES=(
@@ -22,6 +25,8 @@ PACKAGES=(
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libhsa-runtime-dev
   bats bats-assert bats-support mandoc bsdutils zsh
+  python3-numpy python3-matplotlib dataset-fashion-mnist
+  python3-dev pybind11-dev pkg-config
 )
 
 missing=()

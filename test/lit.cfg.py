@@ -74,3 +74,30 @@ if config.wave_fuzz:
     config.available_features.add("fuzz")
 if config.wave_sanitize:
     config.available_features.add("sanitize")
+
+# The Python module wavetools (python/), when the build has it. Tests that
+# import it say "REQUIRES: python-bindings" and run `%wtpython`: the
+# interpreter the module was built for (Debian's python3, which has NumPy),
+# with the build's python/ on PYTHONPATH. In a sanitized build that
+# interpreter is not instrumented, so the ASan runtime (which carries
+# UBSan's) is preloaded and leak detection is off (the interpreter keeps
+# its objects at exit); without the runtime the tests are unsupported.
+wave_python_dir = getattr(config, "wave_python_dir", "")
+if wave_python_dir:
+    wtpython = ["env", "PYTHONPATH=" + wave_python_dir]
+    usable = True
+    if config.wave_sanitize:
+        asan_runtime = getattr(config, "wave_asan_runtime", "")
+        usable = bool(asan_runtime)
+        asan_options = config.environment.get("ASAN_OPTIONS", "")
+        wtpython += ["LD_PRELOAD=" + asan_runtime,
+                     "ASAN_OPTIONS=" + (asan_options + ":" if asan_options
+                                        else "") + "detect_leaks=0"]
+    if usable:
+        config.available_features.add("python-bindings")
+    wtpython.append(config.wave_python_executable or "python3")
+    config.substitutions.append(("%wtpython", " ".join(wtpython)))
+    # The interpreter alone, for scripts that set up their own PYTHONPATH
+    # (lit/install runs the installed package).
+    config.substitutions.append(("%bindings_python",
+                                 config.wave_python_executable or "python3"))

@@ -191,6 +191,17 @@ std::string equivalentPipe(StringRef Input, StringRef Output,
   return S;
 }
 
+/// Prints "TOOL: error: MESSAGE" to \p Diags: tool::printError() for
+/// stderr, the same words without colour for any other stream.
+static void printError(raw_ostream &Diags, StringRef ToolName,
+                       const Twine &Message) {
+  if (&Diags == &errs()) {
+    tool::printError(ToolName, Message);
+    return;
+  }
+  Diags << ToolName << ": error: " << Message << "\n";
+}
+
 /// A SourceMgr holding a copy of \p Text named \p Name; its buffer ID is 1.
 static void addBuffer(SourceMgr &SM, StringRef Text, StringRef Name) {
   SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
@@ -199,15 +210,16 @@ static void addBuffer(SourceMgr &SM, StringRef Text, StringRef Name) {
 /// Parses and verifies the MIR text \p Text (named \p Name in diagnostics)
 /// as wave-opt and wave-ra do first. Prints the diagnostics on failure.
 static std::unique_ptr<mir::Module> readMIR(StringRef ToolName, StringRef Text,
-                                            StringRef Name, SourceMgr &SM) {
+                                            StringRef Name, SourceMgr &SM,
+                                            raw_ostream &Diags) {
   addBuffer(SM, Text, Name);
   Expected<std::unique_ptr<mir::Module>> M = mir::parseMIR(SM, 1);
   if (!M) {
-    printSourceDiagnostics(M.takeError(), SM, ToolName, errs());
+    printSourceDiagnostics(M.takeError(), SM, ToolName, Diags);
     return nullptr;
   }
   if (Error E = mir::verifyModule(**M)) {
-    printSourceDiagnostics(std::move(E), SM, ToolName, errs());
+    printSourceDiagnostics(std::move(E), SM, ToolName, Diags);
     return nullptr;
   }
   return std::move(*M);
@@ -215,7 +227,8 @@ static std::unique_ptr<mir::Module> readMIR(StringRef ToolName, StringRef Text,
 
 /// The wave-fe stage: source to HIR (AST, HIR) or MIR text in \p Out.
 static int runFrontend(StringRef ToolName, StringRef Source, StringRef Input,
-                       const CompilerOptions &Opts, std::string &Out) {
+                       const CompilerOptions &Opts, std::string &Out,
+                       raw_ostream &DiagOS) {
   SourceMgr SM;
   addBuffer(SM, Source, tool::displayName(Input));
   hir::DiagnosticEngine Diags;
@@ -226,14 +239,15 @@ static int runFrontend(StringRef ToolName, StringRef Source, StringRef Input,
   if (!Opts.Kernel.empty() && !Diags.hasErrors()) {
     const hir::FunctionDecl *K = M->function(Opts.Kernel);
     if (!K || !K->IsKernel) {
-      tool::printError(ToolName, "no kernel named '" + Opts.Kernel + "' in '" +
-                                     tool::displayName(Input) + "'");
+      printError(DiagOS, ToolName,
+                 "no kernel named '" + Opts.Kernel + "' in '" +
+                     tool::displayName(Input) + "'");
       return tool::ExitInvalidInput;
     }
     LOpts.OnlyKernel = Opts.Kernel;
   }
   if (Diags.hasErrors()) {
-    printSourceDiagnostics(Diags.takeError(), SM, ToolName, errs());
+    printSourceDiagnostics(Diags.takeError(), SM, ToolName, DiagOS);
     return tool::ExitInvalidInput;
   }
   raw_string_ostream OS(Out);
@@ -247,7 +261,7 @@ static int runFrontend(StringRef ToolName, StringRef Source, StringRef Input,
   LOpts.SourceFile = tool::displayName(Input).str();
   std::unique_ptr<mir::Module> MM = hir::lowerModule(*M, LOpts);
   if (Error E = mir::verifyModule(*MM)) {
-    printSourceDiagnostics(std::move(E), SM, ToolName, errs(),
+    printSourceDiagnostics(std::move(E), SM, ToolName, DiagOS,
                            "internal error: lowered MIR is invalid: ");
     return tool::ExitInvalidInput;
   }
@@ -256,24 +270,24 @@ static int runFrontend(StringRef ToolName, StringRef Source, StringRef Input,
 }
 
 /// The wave-opt stage: MIR text to optimised MIR text.
-static int runOptimizer(StringRef ToolName, StringRef MIR,
-                        const CompilerOptions &Opts, std::string &Out) {
+static int runOptimizer(StringRef ToolName, StringRef MIR, StringRef MIRName,
+                        const CompilerOptions &Opts, std::string &Out,
+                        raw_ostream &Diags) {
   Expected<mir::Pipeline> P = mir::Pipeline();
   std::vector<StringRef> Names = mir::optLevelPasses(Opts.OptLevel);
   if (!Names.empty())
     P = mir::parsePipeline(join(Names, ","));
   if (!P) { // the -O pipelines name registered passes only
-    tool::printError(ToolName, toString(P.takeError()));
+    printError(Diags, ToolName, toString(P.takeError()));
     return tool::ExitInvalidInput;
   }
   SourceMgr SM;
-  std::unique_ptr<mir::Module> M =
-      readMIR(ToolName, MIR, "<wave-fe output>", SM);
+  std::unique_ptr<mir::Module> M = readMIR(ToolName, MIR, MIRName, SM, Diags);
   if (!M)
     return tool::ExitInvalidInput;
   mir::PassStats Stats;
   if (Error E = mir::runPipeline(*M, *P, mir::PipelineOptions(), Stats)) {
-    printSourceDiagnostics(std::move(E), SM, ToolName, errs());
+    printSourceDiagnostics(std::move(E), SM, ToolName, Diags);
     return tool::ExitInvalidInput;
   }
   raw_string_ostream OS(Out);
@@ -283,10 +297,11 @@ static int runOptimizer(StringRef ToolName, StringRef MIR,
 
 /// The wave-ra stage: MIR text to LIR or WAVE assembly text.
 static int runCodeGen(StringRef ToolName, StringRef MIR,
-                      const CompilerOptions &Opts, std::string &Out) {
+                      const CompilerOptions &Opts, std::string &Out,
+                      raw_ostream &Diags) {
   SourceMgr SM;
   std::unique_ptr<mir::Module> M =
-      readMIR(ToolName, MIR, "<wave-opt output>", SM);
+      readMIR(ToolName, MIR, "<wave-opt output>", SM, Diags);
   if (!M)
     return tool::ExitInvalidInput;
   codegen::CodeGenOptions CGOpts;
@@ -295,7 +310,7 @@ static int runCodeGen(StringRef ToolName, StringRef MIR,
                                            : codegen::EmitKind::Asm;
   raw_string_ostream OS(Out);
   if (Error E = codegen::compileModule(*M, CGOpts, OS)) {
-    printSourceDiagnostics(std::move(E), SM, ToolName, errs());
+    printSourceDiagnostics(std::move(E), SM, ToolName, Diags);
     return tool::ExitInvalidInput;
   }
   return tool::ExitSuccess;
@@ -303,17 +318,26 @@ static int runCodeGen(StringRef ToolName, StringRef MIR,
 
 /// The wave-as stage: WAVE assembly to the target's object bytes.
 static int runAssembler(StringRef ToolName, StringRef Asm, StringRef Input,
-                        const CompilerOptions &Opts, std::string &Out) {
+                        const CompilerOptions &Opts, std::string &Out,
+                        raw_ostream &Diags) {
   static constexpr const char *Name = "<wave-ra output>";
   // What a pipe would hand wave-as when the module had neither a kernel nor
   // an exported function: wave-as refuses it, and so do we, by name.
   if (Asm.trim().empty()) {
-    tool::printError(ToolName,
-                     "'" + tool::displayName(Input) + "': no kernels in input");
+    printError(Diags, ToolName,
+               "'" + tool::displayName(Input) + "': no kernels in input");
     return tool::ExitInvalidInput;
   }
   SourceMgr SM;
   addBuffer(SM, Asm, Name);
+  // Without a handler, the assembler's diagnostics go to stderr.
+  if (&Diags != &errs())
+    SM.setDiagHandler(
+        [](const SMDiagnostic &D, void *Ctx) {
+          D.print(nullptr, *static_cast<raw_ostream *>(Ctx),
+                  /*ShowColors=*/false);
+        },
+        &Diags);
   AsmOptions AOpts;
   AOpts.Relocatable = Opts.Relocatable;
   Expected<WbinFile> File = assemble(SM, AOpts);
@@ -324,23 +348,24 @@ static int runAssembler(StringRef ToolName, StringRef Asm, StringRef Input,
   if (!Opts.Relocatable) {
     File = linkExecutable(std::move(*File), Name);
     if (!File) {
-      tool::printError(ToolName,
-                       Twine(Name) + ": " + toString(File.takeError()));
+      printError(Diags, ToolName,
+                 Twine(Name) + ": " + toString(File.takeError()));
       return tool::ExitInvalidInput;
     }
     // An executable must have something to run (wave-run refuses one
     // without kernels); a file of exported functions compiles with -c.
     if (File->Kernels.empty()) {
-      tool::printError(ToolName, "'" + tool::displayName(Input) +
-                                     "': no kernels in input; a file of "
-                                     "device functions only needs -c");
+      printError(Diags, ToolName,
+                 "'" + tool::displayName(Input) +
+                     "': no kernels in input; a file of "
+                     "device functions only needs -c");
       return tool::ExitInvalidInput;
     }
   }
 
   auto Fail = [&](Error E) {
     handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
-      tool::printError(ToolName, EI.message());
+      printError(Diags, ToolName, EI.message());
     });
     return tool::ExitInvalidInput;
   };
@@ -369,28 +394,68 @@ static int runAssembler(StringRef ToolName, StringRef Asm, StringRef Input,
 
 int compileSource(StringRef ToolName, StringRef Source, StringRef Input,
                   const CompilerOptions &Opts, std::string &Out) {
-  if (tool::rejectEmptyInput(ToolName, Input, Source))
-    return tool::ExitInvalidInput;
-  std::string MIR, OptMIR, Asm;
-  if (int RC = runFrontend(ToolName, Source, Input, Opts, MIR))
-    return RC;
-  if (Opts.Emit <= EmitKind::HIR) {
-    Out = std::move(MIR);
-    return tool::ExitSuccess;
-  }
-  if (int RC = runOptimizer(ToolName, MIR, Opts, OptMIR))
+  return compileSource(ToolName, Source, Input, Opts, Out, errs());
+}
+
+/// The stages after the frontend: wave-opt on \p MIR (named \p MIRName),
+/// wave-ra and wave-as, each as far as Opts.Emit asks.
+static int compileFromMIR(StringRef ToolName, StringRef MIR, StringRef MIRName,
+                          StringRef Input, const CompilerOptions &Opts,
+                          std::string &Out, raw_ostream &Diags) {
+  std::string OptMIR, Asm;
+  if (int RC = runOptimizer(ToolName, MIR, MIRName, Opts, OptMIR, Diags))
     return RC;
   if (Opts.Emit == EmitKind::MIR) {
     Out = std::move(OptMIR);
     return tool::ExitSuccess;
   }
-  if (int RC = runCodeGen(ToolName, OptMIR, Opts, Asm))
+  if (int RC = runCodeGen(ToolName, OptMIR, Opts, Asm, Diags))
     return RC;
   if (Opts.Emit <= EmitKind::Asm) {
     Out = std::move(Asm);
     return tool::ExitSuccess;
   }
-  return runAssembler(ToolName, Asm, Input, Opts, Out);
+  return runAssembler(ToolName, Asm, Input, Opts, Out, Diags);
+}
+
+int compileSource(StringRef ToolName, StringRef Source, StringRef Input,
+                  const CompilerOptions &Opts, std::string &Out,
+                  raw_ostream &Diags) {
+  if (Source.trim().empty()) {
+    // tool::rejectEmptyInput()'s message.
+    printError(Diags, ToolName,
+               "'" + tool::displayName(Input) +
+                   "': no kernels in input (the input is empty)");
+    return tool::ExitInvalidInput;
+  }
+  std::string MIR;
+  if (int RC = runFrontend(ToolName, Source, Input, Opts, MIR, Diags))
+    return RC;
+  if (Opts.Emit <= EmitKind::HIR) {
+    Out = std::move(MIR);
+    return tool::ExitSuccess;
+  }
+  return compileFromMIR(ToolName, MIR, "<wave-fe output>", Input, Opts, Out,
+                        Diags);
+}
+
+int compileMIR(StringRef ToolName, StringRef MIR, StringRef Input,
+               const CompilerOptions &Opts, std::string &Out,
+               raw_ostream &Diags) {
+  if (MIR.trim().empty()) {
+    printError(Diags, ToolName,
+               "'" + tool::displayName(Input) +
+                   "': no kernels in input (the input is empty)");
+    return tool::ExitInvalidInput;
+  }
+  if (Opts.Emit <= EmitKind::HIR) {
+    printError(Diags, ToolName,
+               "'" + tool::displayName(Input) + "': MIR input has no " +
+                   emitKindName(Opts.Emit) + " to emit");
+    return tool::ExitInvalidInput;
+  }
+  return compileFromMIR(ToolName, MIR, tool::displayName(Input), Input, Opts,
+                        Out, Diags);
 }
 
 } // namespace wave::driver

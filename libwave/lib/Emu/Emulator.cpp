@@ -296,7 +296,10 @@ public:
   std::vector<DInst> Code;
   std::vector<Inst> Orig;                 ///< for instruction text.
   std::vector<std::string> InvalidReason; ///< per instruction, if invalid.
-  std::vector<uint8_t> Device;
+  /// Device memory: OwnedDevice, or memory the caller owns (the host
+  /// runtime's device, Emulator::create() with a span).
+  MutableArrayRef<uint8_t> Device;
+  std::vector<uint8_t> OwnedDevice;
   EmuStats Stats;
   uint64_t OpCount[NumInternalOps] = {};
   raw_ostream *Trace = nullptr;
@@ -2366,15 +2369,29 @@ Emulator::~Emulator() = default;
 
 Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
                                                      const EmuConfig &Config) {
+  return createImpl(File, Config, std::nullopt);
+}
+
+Expected<std::unique_ptr<Emulator>>
+Emulator::create(const WbinFile &File, const EmuConfig &Config,
+                 MutableArrayRef<uint8_t> Memory) {
+  return createImpl(File, Config, Memory);
+}
+
+Expected<std::unique_ptr<Emulator>>
+Emulator::createImpl(const WbinFile &File, const EmuConfig &Config,
+                     std::optional<MutableArrayRef<uint8_t>> Memory) {
   if (Config.WaveWidth < 1 || Config.WaveWidth > 64)
     return createStringError("invalid wave width %u: must be 1..64",
                              Config.WaveWidth);
-  if (Config.DeviceMemory > (uint64_t(1) << 32) + 16)
+  uint64_t MemSize = Memory ? Memory->size() : Config.DeviceMemory;
+  if (MemSize > (uint64_t(1) << 32) + 16)
     return createStringError(
         "device memory of %llu bytes is too large (at most 4294967312; "
         "addresses are 32-bit)",
-        (unsigned long long)Config.DeviceMemory);
+        (unsigned long long)MemSize);
   auto Impl = std::make_unique<EmulatorImpl>(File, Config);
+  Impl->Cfg.DeviceMemory = MemSize;
   EmulatorImpl &E = *Impl;
   if (File.Kernels.empty()) {
     // A file without kernel entries runs from code offset 0
@@ -2422,7 +2439,12 @@ Expected<std::unique_ptr<Emulator>> Emulator::create(const WbinFile &File,
     E.RRow[R] = (R < E.NumRegs ? R : E.NumRegs) * E.RowSize;
     E.WRow[R] = (R < E.NumRegs ? R : E.NumRegs + 1) * E.RowSize;
   }
-  E.Device.assign(Config.DeviceMemory, 0);
+  if (Memory) {
+    E.Device = *Memory;
+  } else {
+    E.OwnedDevice.assign(Config.DeviceMemory, 0);
+    E.Device = E.OwnedDevice;
+  }
   E.decode();
   return std::unique_ptr<Emulator>(new Emulator(std::move(Impl)));
 }

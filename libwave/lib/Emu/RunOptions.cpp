@@ -493,22 +493,58 @@ const LaunchBuffer *LaunchPlan::bufferFor(unsigned Param) const {
   return nullptr;
 }
 
-/// "kernel 'K': parameter 'P' (f32 buffer)": the context of a value error.
-static std::string paramWhat(StringRef KernelName, const WbinParam &P) {
+std::string describeParam(StringRef KernelName, const WbinParam &P) {
   return ("kernel '" + KernelName + "': parameter '" + P.Name + "' (" +
           wbinTypeName(P.Type) +
           (P.Kind == WbinParamKind::Buffer ? " buffer)" : " scalar)"))
       .str();
 }
 
-/// ", its parameters are: x, y" (or that it has none).
-static std::string paramList(const std::vector<WbinParam> &Ps) {
+/// "its parameters are: x, y" (or that it has none).
+static std::string paramList(ArrayRef<WbinParam> Ps) {
   if (Ps.empty())
     return "it has no parameters";
   std::string S = "its parameters are: ";
   for (size_t I = 0; I != Ps.size(); ++I)
     S += (I ? ", " : "") + Ps[I].Name;
   return S;
+}
+
+Expected<std::vector<unsigned>> bindParams(ArrayRef<WbinParam> Ps,
+                                           StringRef KernelName,
+                                           size_t NumPositional,
+                                           ArrayRef<StringRef> Names,
+                                           StringRef MissingHint) {
+  if (NumPositional > Ps.size())
+    return bad("kernel '" + KernelName + "' takes " + Twine(Ps.size()) +
+               " parameter" + (Ps.size() == 1 ? "" : "s") + ", but " +
+               Twine(NumPositional) + " positional arguments are given; " +
+               paramList(Ps));
+  constexpr unsigned None = ~0u;
+  std::vector<unsigned> ArgOf(Ps.size(), None);
+  for (size_t A = 0; A != NumPositional; ++A)
+    ArgOf[A] = unsigned(A);
+  for (size_t N = 0; N != Names.size(); ++N) {
+    auto It = llvm::find_if(
+        Ps, [&](const WbinParam &P) { return P.Name == Names[N]; });
+    if (It == Ps.end())
+      return bad("kernel '" + KernelName + "' has no parameter named '" +
+                 Names[N] + "'; " + paramList(Ps));
+    unsigned &Slot = ArgOf[It - Ps.begin()];
+    if (Slot != None)
+      return bad("kernel '" + KernelName + "': parameter '" + Names[N] +
+                 "' is given more than once");
+    Slot = unsigned(NumPositional + N);
+  }
+  std::string Missing;
+  unsigned NumMissing = 0;
+  for (size_t I = 0; I != Ps.size(); ++I)
+    if (ArgOf[I] == None)
+      Missing += (NumMissing++ ? ", '" : "'") + Ps[I].Name + "'";
+  if (NumMissing)
+    return bad("kernel '" + KernelName + "': no value for parameter" +
+               (NumMissing > 1 ? "s " : " ") + Missing + MissingHint);
+  return ArgOf;
 }
 
 Expected<LaunchPlan> planLaunch(const KernelInfo &K, StringRef KernelName,
@@ -520,35 +556,21 @@ Expected<LaunchPlan> planLaunch(const KernelInfo &K, StringRef KernelName,
                "'.param' lines when assembling it, or use --arg OFFSET:FILE "
                "and --set-reg");
   const std::vector<WbinParam> &Ps = *K.Params;
-  std::vector<int> ArgOf(Ps.size(), -1);
-  for (size_t A = 0; A != Args.size(); ++A) {
-    auto It = llvm::find_if(
-        Ps, [&](const WbinParam &P) { return P.Name == Args[A].Name; });
-    if (It == Ps.end())
-      return bad("kernel '" + KernelName + "' has no parameter named '" +
-                 Args[A].Name + "'; " + paramList(Ps));
-    int &Slot = ArgOf[It - Ps.begin()];
-    if (Slot >= 0)
-      return bad("kernel '" + KernelName + "': parameter '" + Args[A].Name +
-                 "' is given more than once");
-    Slot = int(A);
-  }
-  std::string Missing;
-  unsigned NumMissing = 0;
-  for (size_t I = 0; I != Ps.size(); ++I)
-    if (ArgOf[I] < 0)
-      Missing += (NumMissing++ ? ", '" : "'") + Ps[I].Name + "'";
-  if (NumMissing)
-    return bad("kernel '" + KernelName + "': no value for parameter" +
-               (NumMissing > 1 ? "s " : " ") + Missing +
-               "; every parameter needs --arg NAME=VALUE");
+  SmallVector<StringRef, 8> Names;
+  for (const NamedArg &A : Args)
+    Names.push_back(A.Name);
+  Expected<std::vector<unsigned>> ArgOf =
+      bindParams(Ps, KernelName, 0, Names,
+                 "; every parameter needs --arg NAME=VALUE");
+  if (!ArgOf)
+    return ArgOf.takeError();
 
   LaunchPlan Plan;
   uint64_t Cur = NamedBufferBase;
   for (size_t I = 0; I != Ps.size(); ++I) {
     const WbinParam &P = Ps[I];
-    StringRef Value = Args[ArgOf[I]].Value;
-    std::string What = paramWhat(KernelName, P);
+    StringRef Value = Args[(*ArgOf)[I]].Value;
+    std::string What = describeParam(KernelName, P);
     if (P.Kind == WbinParamKind::Scalar) {
       if (Value.starts_with("@") || Value.contains(':'))
         return bad(What + ": invalid value '" + Value +
@@ -631,12 +653,7 @@ static Error checkRange(uint64_t Off, uint64_t Count, unsigned Elem,
   return Error::success();
 }
 
-/// Appends " (at FILE:LINE:COL)" (":COL" only when not 0) to an EmuError
-/// whose instruction the line table of \p File covers; \p CodeOffset is the
-/// running kernel's first byte in the code section (the emulator's PCs are
-/// kernel-relative, line rows code-section relative).
-static Error addSourcePosition(const WbinFile &File, uint32_t CodeOffset,
-                               Error Er) {
+Error addSourcePosition(const WbinFile &File, uint32_t CodeOffset, Error Er) {
   return handleErrors(
       std::move(Er), [&](std::unique_ptr<EmuError> EE) -> Error {
         std::optional<uint32_t> PC = EE->getPC();

@@ -16,6 +16,7 @@
 #include "wave/HIR/HIR.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <array>
 #include <cstdint>
@@ -116,6 +117,23 @@ std::string equivalentPipe(llvm::StringRef Input, llvm::StringRef Output,
 int compileSource(llvm::StringRef ToolName, llvm::StringRef Source,
                   llvm::StringRef Input, const CompilerOptions &Opts,
                   std::string &Out);
+/// compileSource() printing every diagnostic to \p Diags instead of
+/// stderr, the same text without colours (with llvm::errs() it is the
+/// function above, byte for byte). The host runtime (wave/Host/Runtime.h)
+/// returns what it collects as its compile error.
+int compileSource(llvm::StringRef ToolName, llvm::StringRef Source,
+                  llvm::StringRef Input, const CompilerOptions &Opts,
+                  std::string &Out, llvm::raw_ostream &Diags);
+
+/// compileSource() from MIR text (`wave-opt -ON | wave-ra | wave-as`):
+/// \p MIR, read from \p Input (its name in diagnostics), goes through
+/// the stages after the frontend, up to Opts.Emit, which must not be AST
+/// or HIR; Opts.Lang, Kernel and WorkgroupSize are not used. Diagnostics
+/// go to \p Diags; the result is tool::ExitSuccess or
+/// tool::ExitInvalidInput, as compileSource().
+int compileMIR(llvm::StringRef ToolName, llvm::StringRef MIR,
+               llvm::StringRef Input, const CompilerOptions &Opts,
+               std::string &Out, llvm::raw_ostream &Diags);
 
 } // namespace wave::driver
 

@@ -156,9 +156,19 @@ public:
   /// Complexity: one pass over the kernel's code.
   static llvm::Expected<std::unique_ptr<Emulator>>
   create(const WbinFile &File, const EmuConfig &Config);
+  /// As create(), but the run's device memory is \p Memory, which the
+  /// caller owns, keeps alive and does not touch while run() runs:
+  /// Config.DeviceMemory is ignored, \p Memory.size() (at most 2^32 + 16
+  /// bytes) bounds every access, and the kernel reads and writes it in
+  /// place, so that buffers persist across emulators without copies (the
+  /// host runtime's device, wave/Host/Runtime.h). Nothing zeroes it.
+  static llvm::Expected<std::unique_ptr<Emulator>>
+  create(const WbinFile &File, const EmuConfig &Config,
+         llvm::MutableArrayRef<uint8_t> Memory);
   ~Emulator();
 
-  /// Device memory, Config.DeviceMemory bytes, zero at creation.
+  /// Device memory: Config.DeviceMemory bytes, zero at creation, or the
+  /// caller's memory given to create().
   llvm::MutableArrayRef<uint8_t> deviceMemory();
   /// Copies \p Bytes to device memory at byte \p Offset. Fails (EmuError,
   /// Fault) with "memory access out of bounds" if it does not fit; marks
@@ -202,6 +212,10 @@ public:
 
 private:
   explicit Emulator(std::unique_ptr<EmulatorImpl> Impl);
+  /// create() over \p Memory, or over memory of its own when none.
+  static llvm::Expected<std::unique_ptr<Emulator>>
+  createImpl(const WbinFile &File, const EmuConfig &Config,
+             std::optional<llvm::MutableArrayRef<uint8_t>> Memory);
   std::unique_ptr<EmulatorImpl> Impl;
 };
 

@@ -159,6 +159,25 @@ struct LaunchPlan {
   const LaunchBuffer *bufferFor(unsigned Param) const;
 };
 
+/// "kernel 'K': parameter 'P' (f32 buffer)": how wave-run and the host
+/// runtime (wave/Host/Runtime.h) name parameter \p P of kernel
+/// \p KernelName in an error about its value.
+std::string describeParam(llvm::StringRef KernelName, const WbinParam &P);
+
+/// Binds the arguments of a launch of kernel \p KernelName to its
+/// parameters \p Params (formats/wbin.md "PARAMS"): the first
+/// \p NumPositional arguments to the first parameters in order, then the
+/// arguments named \p Names (one each, in argument order) to the
+/// parameters of those names. Returns, for each parameter, the index of its
+/// argument. Fails with one message naming the kernel for more positional
+/// arguments than parameters, an unknown name (listing the parameters), a
+/// parameter given twice, or parameters given nothing (the message ends
+/// with \p MissingHint, e.g. "; every parameter needs --arg NAME=VALUE").
+llvm::Expected<std::vector<unsigned>>
+bindParams(llvm::ArrayRef<WbinParam> Params, llvm::StringRef KernelName,
+           size_t NumPositional, llvm::ArrayRef<llvm::StringRef> Names,
+           llvm::StringRef MissingHint = "");
+
 /// Lays out a named launch of \p K (display name \p KernelName) with
 /// \p Args. Fails with one message naming the kernel and the parameter when
 /// the kernel has no parameter descriptors, a name is unknown or given
@@ -268,6 +287,15 @@ llvm::Error runProgram(const WbinFile &File, const RunOptions &Opts,
                        std::vector<OutputFile> *Outputs = nullptr,
                        KernelExecutor Executor = nullptr,
                        CheckCounts *Checks = nullptr);
+
+/// Appends " (at FILE:LINE:COL)" (":COL" only when not 0) to the message of
+/// an EmuError whose instruction the line table of \p File covers (its
+/// LINES section, formats/wbin.md); \p CodeOffset is the running kernel's
+/// first byte in the code section (the emulator's PCs are kernel-relative,
+/// line rows code-section relative). Other errors pass through unchanged.
+/// runProgram() does this to every run's error; so does the host runtime.
+llvm::Error addSourcePosition(const WbinFile &File, uint32_t CodeOffset,
+                              llvm::Error Er);
 
 /// Prints a --dump-memory block for [\p Start, \p End) of \p Mem
 /// (formats/isa.md §7.3). The range must lie inside \p Mem.

@@ -1,0 +1,156 @@
+//===- HostImpl.h - The objects behind the host API handles -*- C++ -*-===//
+//
+// What the handles of wave/Host/Runtime.h point at, shared by the files of
+// lib/Host: the emulator device (one mmap of the whole 32-bit device address
+// space, a first-fit allocator over it, one launch at a time), buffers,
+// modules, streams (a worker thread each, launches in FIFO order) and
+// events. Lifetimes: a Buffer, Module or Stream handle keeps its device
+// alive; a queued launch keeps its module and buffers alive; a device owns
+// its streams and joins their threads when it goes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WAVE_LIB_HOST_HOSTIMPL_H
+#define WAVE_LIB_HOST_HOSTIMPL_H
+
+#include "wave/Emu/Emulator.h"
+#include "wave/Host/Runtime.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace wave::host {
+
+/// A HostError with code \p C and message \p Msg.
+llvm::Error hostError(HostErrorCode C, const llvm::Twine &Msg);
+
+/// The completion of one launch: done flag, error (kept as code and
+/// message until wait() or a synchronize() returns it) and run times.
+class EventImpl {
+public:
+  std::mutex Mu;
+  std::condition_variable CV;
+  bool Done = false;
+  /// The launch's error, while not yet returned.
+  std::optional<std::pair<HostErrorCode, std::string>> Err;
+  std::chrono::steady_clock::time_point Start, End;
+
+  /// Records the end of the launch with \p E (consumed) and wakes waiters.
+  void finish(llvm::Error E);
+  /// Waits for Done.
+  void waitDone();
+  /// The error not yet returned, as a HostError, and forgets it.
+  llvm::Error takeError();
+};
+
+/// One allocation of device memory: [Offset, Offset + Size) of the
+/// device's address space, Reserved bytes (Size rounded up to the
+/// allocator's alignment) held.
+class BufferImpl {
+public:
+  std::shared_ptr<DeviceImpl> Dev;
+  uint64_t Offset = 0, Size = 0, Reserved = 0;
+  std::optional<WbinType> Element;
+  /// Launches queued or running that use the buffer (guarded by the
+  /// device's StateMu; the device's Idle condition signals a change).
+  unsigned Pending = 0;
+  ~BufferImpl();
+};
+
+/// A loaded, validated .wbin and its kernels' display names.
+class ModuleImpl {
+public:
+  std::shared_ptr<DeviceImpl> Dev;
+  std::string Name; ///< the path or name it was loaded or compiled as.
+  WbinFile File;
+  /// Kernel display names: the name, or "kernel_<i>" (the emulator's).
+  std::vector<std::string> KernelNames;
+};
+
+/// A launch waiting in a stream's queue: everything it needs, alive.
+struct LaunchJob {
+  std::shared_ptr<ModuleImpl> M;
+  emu::EmuConfig Cfg; ///< grid, workgroup, SetRegs, KernelIndex.
+  std::vector<std::shared_ptr<BufferImpl>> Buffers;
+  std::shared_ptr<EventImpl> Ev;
+};
+
+/// An in-order queue of launches and the thread that runs them.
+class StreamImpl {
+public:
+  explicit StreamImpl(DeviceImpl &Dev);
+  /// Stops the worker after the queue drains and joins it (or, when the
+  /// worker itself destroys the device, lets it leave on its own).
+  ~StreamImpl();
+  DeviceImpl &Dev;
+
+  /// Queues \p J.
+  void push(LaunchJob J);
+  /// Waits until every launch queued so far has finished; returns the
+  /// first error not yet returned by an Event.
+  llvm::Error synchronize();
+
+private:
+  void work(std::shared_ptr<std::atomic<bool>> Alive);
+  std::mutex Mu;
+  std::condition_variable CV;
+  std::deque<LaunchJob> Queue;
+  bool Running = false, Stop = false;
+  /// Events of launches since the last synchronize(), in queue order.
+  std::vector<std::shared_ptr<EventImpl>> Issued;
+  /// Cleared by the destructor when it runs on the worker thread.
+  std::shared_ptr<std::atomic<bool>> Alive;
+  std::thread Worker;
+};
+
+/// The emulator device.
+class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
+public:
+  /// Reserves the 2^32 + 16 bytes of device memory (MAP_NORESERVE).
+  static llvm::Expected<std::shared_ptr<DeviceImpl>>
+  create(const DeviceOptions &Opts);
+  ~DeviceImpl();
+
+  DeviceInfo Info;
+  DeviceOptions Opts;
+  uint8_t *Mem = nullptr;
+
+  /// Allocates \p Bytes (> 0) at a 256-byte-aligned offset, zero-filled.
+  llvm::Expected<uint64_t> allocate(uint64_t Bytes, uint64_t &Reserved);
+  /// Returns [Offset, Offset + Reserved) to the free list, zeroed.
+  void release(uint64_t Offset, uint64_t Reserved);
+  /// The end of the highest allocation (NamedBufferBase when none): the
+  /// device memory a launch sees.
+  uint64_t top();
+
+  /// Waits until no queued or running launch uses \p B.
+  void waitForBuffer(const BufferImpl &B);
+  /// Marks the buffers of \p J used (at enqueue) or no longer (after it).
+  void markPending(const LaunchJob &J, bool Add);
+
+  /// Runs \p J on the emulator over device memory, one launch at a time.
+  llvm::Error run(LaunchJob &J);
+
+  /// The default stream and every created one; they live as long as the
+  /// device (guarded by StateMu).
+  std::vector<std::unique_ptr<StreamImpl>> Streams;
+  StreamImpl *DefaultStream = nullptr;
+  std::mutex StateMu;
+  std::condition_variable Idle;
+
+private:
+  DeviceImpl() = default;
+  std::mutex AllocMu;
+  /// Free ranges by offset -> size, coalesced; covers [NamedBufferBase,
+  /// 2^32) minus the allocations.
+  std::map<uint64_t, uint64_t> Free;
+  std::mutex RunMu;
+};
+
+} // namespace wave::host
+
+#endif // WAVE_LIB_HOST_HOSTIMPL_H
