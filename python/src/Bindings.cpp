@@ -541,22 +541,27 @@ struct PyDevice {
   }
 
   PyModule compileFile(const py::object &PathObj, const py::object &Lang,
-                       unsigned OptLevel) {
+                       unsigned OptLevel, unsigned MaxRegisters) {
     std::string Path = fspath(PathObj);
     std::optional<hir::Language> L;
     if (!Lang.is_none())
       L = parseLang(py::str(Lang).cast<std::string>());
     checkOptLevel(OptLevel);
     py::gil_scoped_release NoGil;
-    return PyModule{unwrap(D.compileFile(Path, L, OptLevel))};
+    return PyModule{unwrap(D.compileFile(Path, L, OptLevel, MaxRegisters))};
   }
 
   PyModule compileSource(const std::string &Text, const std::string &Lang,
-                         const std::string &Name, unsigned OptLevel) {
+                         const std::string &Name, unsigned OptLevel,
+                         unsigned MaxRegisters) {
     driver::CompilerOptions Opts;
     Opts.Lang = parseLang(Lang);
     checkOptLevel(OptLevel);
+    if (MaxRegisters < 1 || MaxRegisters > 256)
+      throwInvalid("max_registers must be 1..256, not " +
+                   std::to_string(MaxRegisters));
     Opts.OptLevel = OptLevel;
+    Opts.MaxRegisters = MaxRegisters;
     py::gil_scoped_release NoGil;
     return PyModule{unwrap(D.compile(Text, Name, Opts))};
   }
@@ -681,17 +686,20 @@ PYBIND11_MODULE(_wavetools, M) {
            "same as empty()).")
       .def("compile", &PyDevice::compileFile, py::arg("path"),
            py::arg("lang") = py::none(), py::arg("opt_level") = 2,
-           "compile(path, lang=None, opt_level=2) -> Module\n\n"
+           py::arg("max_registers") = 32,
+           "compile(path, lang=None, opt_level=2, max_registers=32) -> "
+           "Module\n\n"
            "Reads and compiles the kernel source file `path` for this "
-           "device, as wave-compiler does. The language comes from the "
-           "extension (.py .cpp .rs .ts .wir .wave) unless `lang` names one "
-           "(\"python\", \"cpp\", \"rust\", \"typescript\"). Raises Error "
-           "with code \"compile\" and every diagnostic on failure.")
+           "device, as wave-compiler does (`opt_level` is its -O, "
+           "`max_registers` its --max-registers). The language comes from "
+           "the extension (.py .cpp .rs .ts .wir .wave) unless `lang` names "
+           "one (\"python\", \"cpp\", \"rust\", \"typescript\"). Raises "
+           "Error with code \"compile\" and every diagnostic on failure.")
       .def("compile_source", &PyDevice::compileSource, py::arg("text"),
            py::arg("lang"), py::arg("name") = "<source>",
-           py::arg("opt_level") = 2,
-           "compile_source(text, lang, name=\"<source>\", opt_level=2) -> "
-           "Module\n\n"
+           py::arg("opt_level") = 2, py::arg("max_registers") = 32,
+           "compile_source(text, lang, name=\"<source>\", opt_level=2, "
+           "max_registers=32) -> Module\n\n"
            "Compiles kernel source `text` in language `lang` (\"python\", "
            "\"cpp\", \"rust\", \"typescript\"); `name` names it in "
            "diagnostics.")

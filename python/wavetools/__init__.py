@@ -53,23 +53,26 @@ def default_device():
         return _default_device
 
 
-def compile(path, device=None, lang=None, opt_level=2):
-    """compile(path, device=None, lang=None, opt_level=2) -> Module
+def compile(path, device=None, lang=None, opt_level=2, max_registers=32):
+    """compile(path, device=None, lang=None, opt_level=2, max_registers=32) -> Module
 
     Reads and compiles the kernel source file `path` through the whole
     pipeline, as wave-compiler does, and loads the result on `device`
     (None: default_device()). The language comes from the extension (.py
     .cpp .rs .ts .wir .wave) unless `lang` names one ("python", "cpp",
-    "rust", "typescript"); `opt_level` is 0 to 3. Raises Error with code
+    "rust", "typescript"); `opt_level` is 0 to 3 and `max_registers` 1 to
+    256, wave-compiler's -O and --max-registers. Raises Error with code
     "io" for an unreadable file and "compile" with every diagnostic
     (source lines and carets included) when the source does not compile.
     """
     dev = device if device is not None else default_device()
-    return dev.compile(_os.fspath(path), lang, opt_level)
+    return dev.compile(_os.fspath(path), lang, opt_level, max_registers)
 
 
-def compile_source(text, lang, name="<source>", device=None, opt_level=2):
-    """compile_source(text, lang, name="<source>", device=None, opt_level=2) -> Module
+def compile_source(text, lang, name="<source>", device=None, opt_level=2,
+                   max_registers=32):
+    """compile_source(text, lang, name="<source>", device=None, opt_level=2,
+    max_registers=32) -> Module
 
     Compiles the kernel source `text`, in language `lang` ("python",
     "cpp", "rust", "typescript"), and loads it on `device` (None:
@@ -78,7 +81,7 @@ def compile_source(text, lang, name="<source>", device=None, opt_level=2):
     compile.
     """
     dev = device if device is not None else default_device()
-    return dev.compile_source(text, lang, name, opt_level)
+    return dev.compile_source(text, lang, name, opt_level, max_registers)
 
 
 def load(path_or_bytes, device=None):

@@ -252,6 +252,47 @@ def test_fault_then_usable():
     dev.synchronize()
 
 
+# Sixteen values live at once: at 32 registers nothing spills, at 8 wave-ra
+# spills (formats/kernel-abi.md "Spills"); both sum the same way.
+WIDE = """
+@kernel
+def wide(x: f32[:], y: f32[:]):
+    i = global_id(0) * 16
+    v0 = x[i]
+    v1 = x[i + 1]
+    v2 = x[i + 2]
+    v3 = x[i + 3]
+    v4 = x[i + 4]
+    v5 = x[i + 5]
+    v6 = x[i + 6]
+    v7 = x[i + 7]
+    v8 = x[i + 8]
+    v9 = x[i + 9]
+    v10 = x[i + 10]
+    v11 = x[i + 11]
+    v12 = x[i + 12]
+    v13 = x[i + 13]
+    v14 = x[i + 14]
+    v15 = x[i + 15]
+    y[i / 16] = ((v0 * v15 + v1 * v14) + (v2 * v13 + v3 * v12)) + ((v4 * v11 + v5 * v10) + (v6 * v9 + v7 * v8))
+"""
+
+
+def test_max_registers():
+    x = rng.standard_normal(256 * 16).astype(np.float32)
+    v = x.reshape(256, 16)
+    p = lambda a, b: v[:, a] * v[:, b]  # noqa: E731
+    expected = ((p(0, 15) + p(1, 14)) + (p(2, 13) + p(3, 12))) + \
+        ((p(4, 11) + p(5, 10)) + (p(6, 9) + p(7, 8)))
+    for regs in (32, 8):
+        k = wt.compile_source(WIDE, "python", max_registers=regs).wide
+        y = np.zeros(256, np.float32)
+        k(x, y, grid=1)
+        assert np.array_equal(y, expected), regs
+    harness.expect_error("invalid_argument", wt.compile_source, WIDE,
+                         "python", max_registers=0)
+
+
 def test_compile_and_load_files():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "saxpy.py")

@@ -206,7 +206,7 @@ Expected<Module> Device::compile(StringRef Source, StringRef Name,
 
 Expected<Module> Device::compileFile(StringRef Path,
                                      std::optional<hir::Language> Lang,
-                                     unsigned OptLevel) {
+                                     unsigned OptLevel, unsigned MaxRegisters) {
   StringRef Ext = sys::path::extension(Path);
   if (!Lang && Ext != ".wave" && Ext != ".wir" && !hir::languageForPath(Path))
     return hostError(HostErrorCode::InvalidArgument,
@@ -217,6 +217,10 @@ Expected<Module> Device::compileFile(StringRef Path,
     return hostError(HostErrorCode::InvalidArgument, "optimisation level " +
                                                          Twine(OptLevel) +
                                                          " is not one of 0..3");
+  if (MaxRegisters < 1 || MaxRegisters > 256)
+    return hostError(HostErrorCode::InvalidArgument,
+                     "--max-registers " + Twine(MaxRegisters) +
+                         " is not one of 1..256");
   Expected<std::unique_ptr<MemoryBuffer>> B = readInputFile(Path);
   if (!B)
     return B.takeError();
@@ -241,6 +245,7 @@ Expected<Module> Device::compileFile(StringRef Path,
   }
   driver::CompilerOptions O;
   O.OptLevel = OptLevel;
+  O.MaxRegisters = MaxRegisters;
   if (!Lang && Ext == ".wir") {
     O = executableOptions(O);
     std::string Out, Diags;

@@ -159,11 +159,14 @@ public:
                                  const driver::CompilerOptions &Opts);
   /// Reads and compiles the source file \p Path; its language comes from
   /// the extension (.py .cpp .rs .ts .wir .wave) unless \p Lang names one.
-  /// Errors: Io for an unreadable file, InvalidArgument for an unknown
-  /// extension, Compile as compile().
+  /// \p OptLevel and \p MaxRegisters are wave-compiler's -O and
+  /// --max-registers (0..3, 1..256; neither applies to .wave). Errors: Io
+  /// for an unreadable file, InvalidArgument for an unknown extension or
+  /// an option out of range, Compile as compile().
   llvm::Expected<Module> compileFile(llvm::StringRef Path,
                                      std::optional<hir::Language> Lang = {},
-                                     unsigned OptLevel = 2);
+                                     unsigned OptLevel = 2,
+                                     unsigned MaxRegisters = 32);
 
   /// The stream launches without one go to; launches on it run in order.
   Stream defaultStream();
