@@ -1,6 +1,6 @@
 //===- Speculation.h - Speculative device memory of one workgroup -*- C++ -*-=//
 //
-// Private to the emulator (Emulator.cpp). formats/isa.md §4.2 runs the
+// Private to the emulator (EmulatorImpl.h). formats/isa.md §4.2 runs the
 // workgroups of a grid one after another, each seeing every store and atomic of
 // the ones before it. With --jobs N the emulator runs N workgroups at a time
 // and still gives exactly that result (libwave/README.md "The reference

@@ -13,7 +13,7 @@
 // one lane's memory access.
 //
 // The semantics are the reference emulator's in the default mode:
-// formats/isa.md §4 with the D-items of §8 (libwave/lib/Emu/Emulator.cpp is
+// formats/isa.md §4 with the D-items of §8 (libwave/lib/Emu/Interpreter.cpp is
 // the executable statement of them).
 //
 //===----------------------------------------------------------------------===//
