@@ -253,7 +253,7 @@ def test_fault_then_usable():
 
 
 # Sixteen values live at once: at 32 registers nothing spills, at 8 wave-ra
-# spills (formats/kernel-abi.md "Spills"); both sum the same way.
+# spills to local memory (wave-ra(1)); both sum the same way.
 WIDE = """
 @kernel
 def wide(x: f32[:], y: f32[:]):
