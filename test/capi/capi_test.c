@@ -72,7 +72,7 @@ int main(void) {
 
   wave_module_t Mod = NULL;
   if (!succeeded(
-          wave_module_compile_source(Dev, SaxpySource, "python", 2, &Mod),
+          wave_module_compile_source(Dev, SaxpySource, "python", 2, 0, &Mod),
           "wave_module_compile_source"))
     return 1;
   wave_kernel_t K = NULL;
@@ -176,11 +176,15 @@ int main(void) {
   /* Failures that are not launches. */
   wave_module_t Bad = NULL;
   S = wave_module_compile_source(
-      Dev, "@kernel\ndef k(a: f32[:]):\n    a[0] = \n", "python", 2, &Bad);
+      Dev, "@kernel\ndef k(a: f32[:]):\n    a[0] = \n", "python", 2, 0, &Bad);
   check(S == WAVE_ERROR_COMPILE && Bad == NULL && *wave_last_error(),
         "a syntax error gives WAVE_ERROR_COMPILE with a message");
-  S = wave_module_compile_source(Dev, SaxpySource, "cobol", 2, &Bad);
+  S = wave_module_compile_source(Dev, SaxpySource, "cobol", 2, 0, &Bad);
   check(S == WAVE_ERROR_INVALID_ARGUMENT, "an unknown language");
+  S = wave_module_compile_source(Dev, SaxpySource, "python", 2, 257, &Bad);
+  check(S == WAVE_ERROR_INVALID_ARGUMENT &&
+            strstr(wave_last_error(), "max_registers") != NULL,
+        "max_registers out of range");
   wave_kernel_t NoKernel = NULL;
   S = wave_kernel_get(Mod, "nope", &NoKernel);
   check(S == WAVE_ERROR_INVALID_ARGUMENT &&

@@ -77,17 +77,20 @@ void wave_buffer_release(wave_buffer_t buffer);
 
 /* Modules: a .wbin file or bytes, or a kernel source compiled in process
  * (language from the extension, or "python", "cpp", "rust", "typescript";
- * opt_level 0..3). */
+ * opt_level 0..3 and max_registers 1..256 are wave-compiler's -O and
+ * --max-registers; max_registers 0 means its default, 32). */
 wave_status_t wave_module_load(wave_device_t device, const char *path,
                                wave_module_t *module);
 wave_status_t wave_module_load_bytes(wave_device_t device, const void *bytes,
                                      size_t size, wave_module_t *module);
 wave_status_t wave_module_compile_file(wave_device_t device, const char *path,
                                        const char *lang, unsigned opt_level,
+                                       unsigned max_registers,
                                        wave_module_t *module);
 wave_status_t wave_module_compile_source(wave_device_t device,
                                          const char *source, const char *lang,
                                          unsigned opt_level,
+                                         unsigned max_registers,
                                          wave_module_t *module);
 void wave_module_release(wave_module_t module);
 

@@ -190,6 +190,16 @@ wave_status_t checkOptLevel(const char *Func, unsigned OptLevel) {
   return WAVE_SUCCESS;
 }
 
+/// wave.h's max_registers: 0 is wave-ra's default (32), else 1..256.
+wave_status_t checkMaxRegisters(const char *Func, unsigned &MaxRegisters) {
+  if (MaxRegisters == 0)
+    MaxRegisters = driver::CompilerOptions().MaxRegisters;
+  if (MaxRegisters > 256)
+    return invalid(std::string(Func) + ": max_registers " +
+                   std::to_string(MaxRegisters) + " out of range (1..256)");
+  return WAVE_SUCCESS;
+}
+
 } // namespace
 
 extern "C" {
@@ -361,6 +371,7 @@ wave_status_t wave_module_load_bytes(wave_device_t Device, const void *Bytes,
 
 wave_status_t wave_module_compile_file(wave_device_t Device, const char *Path,
                                        const char *Lang, unsigned OptLevel,
+                                       unsigned MaxRegisters,
                                        wave_module_t *Out) {
   return guarded(__func__, [&] {
     if (!Out)
@@ -372,17 +383,20 @@ wave_status_t wave_module_compile_file(wave_device_t Device, const char *Path,
       return null(__func__, "path");
     if (wave_status_t S = checkOptLevel(__func__, OptLevel))
       return S;
+    if (wave_status_t S = checkMaxRegisters(__func__, MaxRegisters))
+      return S;
     std::optional<hir::Language> L;
     if (Lang && *Lang)
       if (wave_status_t S = parseLang(__func__, Lang, L))
         return S;
-    return make(Device->D.compileFile(Path, L, OptLevel), Out);
+    return make(Device->D.compileFile(Path, L, OptLevel, MaxRegisters), Out);
   });
 }
 
 wave_status_t wave_module_compile_source(wave_device_t Device,
                                          const char *Source, const char *Lang,
                                          unsigned OptLevel,
+                                         unsigned MaxRegisters,
                                          wave_module_t *Out) {
   return guarded(__func__, [&] {
     if (!Out)
@@ -396,12 +410,15 @@ wave_status_t wave_module_compile_source(wave_device_t Device,
       return null(__func__, "lang");
     if (wave_status_t S = checkOptLevel(__func__, OptLevel))
       return S;
+    if (wave_status_t S = checkMaxRegisters(__func__, MaxRegisters))
+      return S;
     std::optional<hir::Language> L;
     if (wave_status_t S = parseLang(__func__, Lang, L))
       return S;
     driver::CompilerOptions Opts;
     Opts.Lang = *L;
     Opts.OptLevel = OptLevel;
+    Opts.MaxRegisters = MaxRegisters;
     return make(Device->D.compile(Source, "<source>", Opts), Out);
   });
 }

@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
     y[i] = (float)(N - i);
   }
   CHECK(wave_device_open("emu", 0, &dev));
-  CHECK(wave_module_compile_file(dev, argv[1], NULL, 2, &mod));
+  CHECK(wave_module_compile_file(dev, argv[1], NULL, 2, 0, &mod));
   CHECK(wave_kernel_get(mod, "saxpy", &k));
   CHECK(wave_buffer_create(dev, sizeof x, WAVE_TYPE_F32, &xb));
   CHECK(wave_buffer_create(dev, sizeof y, WAVE_TYPE_F32, &yb));
