@@ -626,6 +626,96 @@ TEST(EmuParallel, TooManyGranulesWritten) {
   EXPECT_TRUE(sameBytes(Want, Seq.Mem));
 }
 
+// Workgroups that read more than SpeculativeMemory::MaxGranules granules of
+// input nobody writes (a blocked GEMM's shared tiles, issue 28) commit
+// their speculation: the JobsProfile shows no batch run again, and every
+// workgroup run once. Each thread t of workgroup g sums byte 0 of granules
+// t, t + 32, ... 8319, then counts to 20000 (so that a younger workgroup
+// has read everything long before the older one ends: with the old bound
+// of 8192 granules read or written, it gave up), and stores the sum at
+// 0x3F0000 + 4 (32g + t).
+TEST(EmuParallel, WideReadsStaySpeculative) {
+  static_assert(8320 > SpeculativeMemory::MaxGranules);
+  WbinFile F = assemble(R"(.kernel wide_reads
+    mov     r1, sr_workgroup_id_x
+    mov     r2, sr_thread_id_x
+    mov_imm r3, 8320
+    mov_imm r4, 8
+    mov_imm r6, 32
+    mov     r5, r2
+    mov_imm r10, 0
+    loop
+        ucmp_le p1, r3, r5
+        break   p1
+        shl     r9, r5, r4
+        device_load_u8 r11, r9
+        iadd    r10, r10, r11
+        iadd    r5, r5, r6
+    endloop
+    mov_imm r14, 0
+    mov_imm r15, 20000
+    mov_imm r7, 1
+    loop
+        ucmp_le p1, r15, r14
+        break   p1
+        iadd    r14, r14, r7
+    endloop
+    imad    r12, r1, r6, r2
+    mov_imm r13, 2
+    shl     r12, r12, r13
+    mov_imm r13, 0x3F0000
+    iadd    r12, r12, r13
+    device_store_u32 r12, r10
+    halt
+.end
+)");
+  const uint32_t Groups = 16;
+  EmuConfig C = launch(Groups, 32, 32, 4 << 20);
+  C.Jobs = 2;
+  std::vector<uint8_t> Want(C.DeviceMemory, 0);
+  for (uint32_t I = 0; I != 8320; ++I)
+    Want[I * 256] = uint8_t(I * 13);
+  auto E = Emulator::create(F, C);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  std::memcpy((*E)->deviceMemory().data(), Want.data(), Want.size());
+  ASSERT_FALSE(bool((*E)->run()));
+  for (uint32_t T = 0; T != 32; ++T) {
+    uint32_t Sum = 0;
+    for (uint32_t I = T; I < 8320; I += 32)
+      Sum += uint8_t(I * 13);
+    for (uint32_t G = 0; G != Groups; ++G)
+      store32(Want, 0x3F0000 + 4 * (32 * G + T), Sum);
+  }
+  std::vector<uint8_t> Got((*E)->deviceMemory().begin(),
+                           (*E)->deviceMemory().end());
+  EXPECT_TRUE(sameBytes(Want, Got));
+  const JobsProfile &P = (*E)->jobsProfile();
+  ASSERT_EQ(P.Threads.size(), 2u);
+  uint64_t Workgroups = 0;
+  for (const JobsProfile::Thread &T : P.Threads) {
+    Workgroups += T.Workgroups;
+    EXPECT_EQ(T.RerunGaveUp, 0u);
+    EXPECT_EQ(T.RerunStale, 0u);
+    EXPECT_LE(T.SpeculativeBatches, T.Batches);
+  }
+  EXPECT_EQ(Workgroups, Groups);
+}
+
+// A run on one thread leaves the profile empty, and says so.
+TEST(EmuParallel, ProfileOfOneThread) {
+  WbinFile F = assemble(".kernel k\n    halt\n.end\n");
+  EmuConfig C = launch(4, 32, 32, 4096);
+  C.Jobs = 1;
+  auto E = Emulator::create(F, C);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  ASSERT_FALSE(bool((*E)->run()));
+  EXPECT_TRUE((*E)->jobsProfile().Threads.empty());
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  (*E)->jobsProfile().print(OS);
+  EXPECT_EQ(S, "Parallel run: none, the workgroups ran on one thread\n");
+}
+
 // Workgroups reading more than SpeculativeMemory::MaxGranules granules,
 // some written by the previous workgroup, give the sequential result.
 TEST(EmuParallel, TooManyGranulesRead) {
@@ -1788,6 +1878,23 @@ TEST(EmuParallelSpec, WindowAtTheEndOfMemory) {
   EXPECT_TRUE(sameBytes(Want, Buf));
 }
 
+// A run that only reads gives up after MaxReadGranules granules.
+TEST(EmuParallelSpec, ReadBound) {
+  constexpr uint32_t N = SpeculativeMemory::MaxReadGranules;
+  std::vector<uint8_t> Mem((uint64_t(N) + 1) * 256, 0);
+  SpeculativeMemory S;
+  S.begin(Mem.data(), Mem.size());
+  for (uint32_t G = 0; G != N; ++G)
+    ASSERT_EQ(S.prepareRead(uint64_t(G) * 256 + 16, 8),
+              SpeculativeMemory::ReadKind::Plain)
+        << G;
+  // Granules already read cost nothing more.
+  EXPECT_EQ(S.prepareRead(0, 16), SpeculativeMemory::ReadKind::Plain);
+  EXPECT_EQ(S.prepareRead(uint64_t(N) * 256, 4),
+            SpeculativeMemory::ReadKind::GaveUp);
+  EXPECT_TRUE(S.gaveUp());
+}
+
 // A run gives up exactly in the documented cases, and begin() starts afresh.
 TEST(EmuParallelSpec, GivesUp) {
   std::vector<uint8_t> Mem((SpeculativeMemory::MaxGranules + 2) * 256, 0);
@@ -1824,13 +1931,29 @@ TEST(EmuParallelSpec, GivesUp) {
       S.write(uint64_t(SpeculativeMemory::MaxGranules) * 256, 1, Byte));
   EXPECT_TRUE(S.gaveUp());
 
+  // Reads have a bound of their own, far above the one of writes.
   S.begin(Mem.data(), Mem.size());
-  for (uint32_t G = 0; G != SpeculativeMemory::MaxGranules; ++G)
+  for (uint32_t G = 0; G != SpeculativeMemory::MaxGranules + 2; ++G)
     ASSERT_EQ(S.prepareRead(uint64_t(G) * 256, 4),
               SpeculativeMemory::ReadKind::Plain)
         << G;
-  EXPECT_EQ(S.prepareRead(uint64_t(SpeculativeMemory::MaxGranules) * 256, 4),
-            SpeculativeMemory::ReadKind::GaveUp);
+  EXPECT_FALSE(S.gaveUp());
+  EXPECT_EQ(S.readGranules(), SpeculativeMemory::MaxGranules + 2);
+  EXPECT_EQ(S.writtenGranules(), 0u);
+
+  // Granules read and then written count as written, once.
+  S.begin(Mem.data(), Mem.size());
+  for (uint32_t G = 0; G != SpeculativeMemory::MaxGranules + 2; ++G)
+    ASSERT_EQ(S.prepareRead(uint64_t(G) * 256, 4),
+              SpeculativeMemory::ReadKind::Plain)
+        << G;
+  for (uint32_t G = 0; G != SpeculativeMemory::MaxGranules; ++G)
+    ASSERT_TRUE(S.write(uint64_t(G) * 256 + 7, 1, Byte)) << G;
+  EXPECT_EQ(S.writtenGranules(), SpeculativeMemory::MaxGranules);
+  EXPECT_EQ(S.readGranules(), 2u);
+  EXPECT_FALSE(
+      S.write(uint64_t(SpeculativeMemory::MaxGranules) * 256, 1, Byte));
+  EXPECT_TRUE(S.gaveUp());
 
   // A fresh run after all that commits only its own store.
   S.begin(Mem.data(), Mem.size());

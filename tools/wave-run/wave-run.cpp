@@ -166,6 +166,8 @@ int main(int Argc, char **Argv) {
       ->type_name("START:END");
   App->add_flag("--dump-regs", Opts.DumpRegs, "Register dump note (stderr)");
   App->add_flag("--stats", Opts.Stats, "Print execution statistics");
+  App->add_flag("--profile-jobs", Opts.ProfileJobs,
+                "Print how each --jobs thread spent its time, to stderr");
   App->add_flag("--trace", Opts.Trace, "Trace every executed step to stderr");
   // A flag with an optional value: `--check` alone is `--check=all`, and
   // it never takes the BINARY that follows it.

@@ -127,6 +127,7 @@ Error EmulatorImpl::run() {
   uint64_t PerThread = uint64_t(RunnersPerThread) * std::max(LocalSize, 1u);
   Threads = unsigned(std::clamp<uint64_t>(MaxParallelLocal / PerThread, 1,
                                           std::max(Threads, 1u)));
+  Profile = JobsProfile();
   Error Result = Threads > 1 ? runParallel(NumGroups, Threads)
                              : runSequential(NumGroups);
   if (Chk)
@@ -301,6 +302,31 @@ void Emulator::setTrace(raw_ostream *OS) { Impl->Trace = OS; }
 Error Emulator::run() { return Impl->run(); }
 
 const EmuStats &Emulator::stats() const { return Impl->Stats; }
+
+const JobsProfile &Emulator::jobsProfile() const { return Impl->Profile; }
+
+void JobsProfile::print(raw_ostream &OS) const {
+  if (Threads.empty()) {
+    OS << "Parallel run: none, the workgroups ran on one thread\n";
+    return;
+  }
+  OS << format("Parallel run: %u threads, %.3f s\n", unsigned(Threads.size()),
+               WallSeconds);
+  OS << "  thread  batches  specul.  workgroups    run s   wait s  "
+        "valid. s  commit s  committed  rerun s  stale  gave up\n";
+  for (size_t T = 0; T != Threads.size(); ++T) {
+    const Thread &P = Threads[T];
+    OS << format("  %6u  %7llu  %7llu  %10llu  %7.3f  %7.3f  %8.3f  %8.3f  "
+                 "%9llu  %7.3f  %5llu  %7llu\n",
+                 unsigned(T), (unsigned long long)P.Batches,
+                 (unsigned long long)P.SpeculativeBatches,
+                 (unsigned long long)P.Workgroups, P.RunSeconds,
+                 P.WaitSeconds, P.ValidateSeconds, P.CommitSeconds,
+                 (unsigned long long)P.Committed, P.RerunSeconds,
+                 (unsigned long long)P.RerunStale,
+                 (unsigned long long)P.RerunGaveUp);
+  }
+}
 
 const std::string &Emulator::kernelName() const { return Impl->Name; }
 

@@ -263,6 +263,9 @@ public:
   uint32_t LocalSize = 0;
   unsigned NumWaves = 0;
 
+  /// The last run's (runParallel()).
+  JobsProfile Profile;
+
   EmulatorImpl(const WbinFile &F, const EmuConfig &C) : File(F), Cfg(C) {}
 
   void decode();

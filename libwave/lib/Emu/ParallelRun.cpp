@@ -4,13 +4,15 @@
 // workgroups claimed by N threads, each run directly when it is the oldest
 // and speculatively through a SpeculativeMemory otherwise, and committed in
 // grid order, so that the result is that of formats/isa.md §4.2's one
-// workgroup after another (Speculation.h).
+// workgroup after another (Speculation.h). Each thread keeps its part of
+// the run's JobsProfile (wave-run --profile-jobs).
 //
 //===----------------------------------------------------------------------===//
 #include "EmulatorImpl.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <map>
@@ -60,6 +62,12 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   unsigned Committer = 0; ///< the thread committing, while Committing.
   std::vector<std::vector<WorkgroupRunner *>> Free(Threads);
   std::optional<EmuError> Failure;
+  // Each thread's own entry, read after the threads are joined.
+  Profile.Threads.assign(Threads, JobsProfile::Thread());
+  using Clock = std::chrono::steady_clock;
+  auto Since = [](Clock::time_point T0) {
+    return std::chrono::duration<double>(Clock::now() - T0).count();
+  };
 
   // Runs workgroups [G0, G1) on R in mode M; false when one stopped early.
   auto RunBatch = [&](WorkgroupRunner &R, uint64_t G0, uint64_t G1, MemMode M) {
@@ -86,14 +94,23 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       Waiting.erase(It);
       Lock.unlock();
       WorkgroupRunner &R = *F.R;
+      JobsProfile::Thread &P = Profile.Threads[Me];
       // Every older batch has committed: nothing else commits meanwhile.
       if (!F.Oldest && !R.Promoted) {
-        if ((!F.Ok && R.Spec.gaveUp()) ||
-            !R.Spec.valid(WriteTick.get(), R.StartTick)) {
+        Clock::time_point T0 = Clock::now();
+        bool GaveUp = !F.Ok && R.Spec.gaveUp();
+        bool Valid = !GaveUp && R.Spec.valid(WriteTick.get(), R.StartTick);
+        P.ValidateSeconds += Since(T0);
+        T0 = Clock::now();
+        if (!Valid) {
+          ++(GaveUp ? P.RerunGaveUp : P.RerunStale);
           R.StartTick = uint32_t(F.G0);
           F.Ok = RunBatch(R, F.G0, F.G1, MemMode::Marked);
+          P.RerunSeconds += Since(T0);
         } else {
+          ++P.Committed;
           R.Spec.commit(Device.data(), WriteTick.get(), R.Tick);
+          P.CommitSeconds += Since(T0);
         }
       }
       absorb(R.Stats, R.OpCount);
@@ -118,6 +135,7 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
   // Threads that got at least one runner; the others leave at once.
   std::atomic<unsigned> Running{0};
   auto Work = [&](unsigned Me) {
+    JobsProfile::Thread &P = Profile.Threads[Me];
     // Each thread allocates its own runners, away from the others' memory,
     // as many as memory allows.
     std::vector<std::unique_ptr<WorkgroupRunner>> Mine;
@@ -148,7 +166,9 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       WorkgroupRunner *RP;
       {
         std::unique_lock<std::mutex> Lock(Mu);
+        Clock::time_point T0 = Clock::now();
         Freed.wait(Lock, [&] { return !Free[Me].empty() || Stop; });
+        P.WaitSeconds += Since(T0);
         if (Stop)
           break;
         RP = Free[Me].back();
@@ -168,24 +188,33 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       R.Tick = uint32_t(G1);
       R.Group = G0;
       bool Oldest = Seen == G0;
+      Clock::time_point T0 = Clock::now();
       bool Ok =
           RunBatch(R, G0, G1, Oldest ? MemMode::Marked : MemMode::Speculative);
+      P.RunSeconds += Since(T0);
+      ++P.Batches;
+      P.Workgroups += G1 - G0;
+      P.SpeculativeBatches += !Oldest;
       // The next batch: about TargetSteps steps, and well within the
       // granules a speculative run may touch.
       uint64_t Steps = 0;
       for (uint64_t N : R.OpCount)
         Steps += N;
-      uint32_t Granules = Oldest ? 0 : R.Spec.granules();
       uint64_t Done = G1 - G0;
       uint64_t PerGroup = std::max<uint64_t>(1, Steps / Done);
       Batch = std::clamp<uint64_t>(TargetSteps / PerGroup, 1, MaxBatch);
       // Near the end, smaller batches keep every thread busy.
       Batch = std::min<uint64_t>(
           Batch, std::max<uint64_t>(1, (NumGroups - G1) / (4 * Threads)));
-      if (Granules)
-        Batch = std::min<uint64_t>(
-            Batch, std::max<uint64_t>(1, SpeculativeMemory::MaxGranules / 4 *
-                                             Done / Granules));
+      // A quarter of each of a speculative run's bounds, as far as this
+      // batch tells.
+      auto Within = [&](uint64_t Bound, uint64_t Used) {
+        if (!Oldest && Used)
+          Batch = std::min<uint64_t>(
+              Batch, std::max<uint64_t>(1, Bound / 4 * Done / Used));
+      };
+      Within(SpeculativeMemory::MaxGranules, R.Spec.writtenGranules());
+      Within(SpeculativeMemory::MaxReadGranules, R.Spec.readGranules());
       std::unique_lock<std::mutex> Lock(Mu);
       Waiting.emplace(G0, Finished{RP, G0, G1, Ok, Oldest, Me});
       CommitReady(Lock, Me);
@@ -193,7 +222,9 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
     // Wait until no batch of this thread's runners is still to commit:
     // whoever commits reads them.
     std::unique_lock<std::mutex> Lock(Mu);
+    Clock::time_point T0 = Clock::now();
     Freed.wait(Lock, [&] { return Free[Me].size() == Mine.size() || Stop; });
+    P.WaitSeconds += Since(T0);
     if (Stop) {
       // A failure stopped the commits: the waiting batches are dropped, but
       // a thread may still be committing one of them.
@@ -219,12 +250,14 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
       Freed.notify_all();
     }
   };
+  Clock::time_point Start = Clock::now();
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T != Threads; ++T)
     Pool.emplace_back(Guarded, T);
   Guarded(0);
   for (std::thread &T : Pool)
     T.join();
+  Profile.WallSeconds = Since(Start);
   if (OutOfMemory || !Running)
     throw std::bad_alloc();
   if (Failure)

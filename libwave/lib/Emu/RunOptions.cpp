@@ -779,10 +779,12 @@ static Error checkKernelLimits(const WbinFile &File, unsigned K) {
 Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
                  raw_ostream &Err, std::vector<OutputFile> *Outputs,
                  KernelExecutor Executor, CheckCounts *Checks) {
-  if (Executor && (Opts.Trace || Opts.Stats || Opts.Check.Kinds))
-    return bad(Twine(Opts.Trace   ? "--trace"
-                     : Opts.Stats ? "--stats"
-                                  : "--check") +
+  if (Executor &&
+      (Opts.Trace || Opts.Stats || Opts.Check.Kinds || Opts.ProfileJobs))
+    return bad(Twine(Opts.Trace         ? "--trace"
+                     : Opts.Stats       ? "--stats"
+                     : Opts.ProfileJobs ? "--profile-jobs"
+                                        : "--check") +
                " needs the emulator (--device=emu)");
   EmuConfig Cfg = Opts.Config;
   auto K = resolveKernel(File, Opts.Kernel);
@@ -864,6 +866,8 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
     Error Er = E.run();
     if (Checks)
       *Checks = E.checkCounts();
+    if (Opts.ProfileJobs)
+      E.jobsProfile().print(Err);
     if (Er)
       return addSourcePosition(File, CodeOffset, std::move(Er));
   }

@@ -23,11 +23,11 @@ SpeculativeMemory::Entry *SpeculativeMemory::entry(uint32_t G) {
   if (E->Tag == Tag)
     return E;
   // A granule read so far without an entry moves into the table.
+  if (Used == MaxGranules)
+    return nullptr;
   bool WasRead = ReadMark[G] == ReadTag;
   if (WasRead)
     --PlainReads;
-  else if (Used + PlainReads == MaxGranules)
-    return nullptr;
   if (2 * (Used + 1) > Table.size()) {
     // Grow, keeping this run's entries; stale ones are dropped.
     std::vector<Entry> Old(2 * Table.size());
@@ -54,7 +54,7 @@ SpeculativeMemory::ReadKind SpeculativeMemory::prepareReadSlow(uint64_t Addr,
     Entry *E = find(G);
     if (E->Tag != Tag) {
       // Neither written nor read before: record it without an entry.
-      if (Used + PlainReads == MaxGranules) {
+      if (PlainReads == MaxReadGranules) {
         giveUp();
         return ReadKind::GaveUp;
       }

@@ -112,10 +112,18 @@ template <typename Fn> decltype(auto) withAtomicKind(AtomicKind K, Fn &&F) {
 /// (that is what validation detects).
 class SpeculativeMemory {
 public:
-  /// Granules a run may read or write before it gives up (at most 256 KiB
-  /// of table and 4 MiB of slots, besides the read marks): the bound on a
-  /// worker's extra memory.
+  /// Granules a run may write (store to or log atomics on) before it gives
+  /// up: at most 256 KiB of table and 4 MiB of slots, the bound on a
+  /// worker's extra memory for writes.
   static constexpr uint32_t MaxGranules = 8192;
+  /// Granules a run may only read before it gives up: 64 MiB of device
+  /// memory, at the cost of 4 bytes each in the read list (1 MiB) and one
+  /// check each when the run is validated. Far above MaxGranules, because
+  /// workgroups commonly read much more than they write -- a blocked GEMM's
+  /// workgroup at 2048 x 2048 reads 2 MiB of shared inputs (8192 granules)
+  /// and writes 64 KiB -- and a run that gives up runs again on the one
+  /// thread that commits (issue 28).
+  static constexpr uint32_t MaxReadGranules = uint32_t(1) << 18;
 
   SpeculativeMemory() = default;
   SpeculativeMemory(const SpeculativeMemory &) = delete;
@@ -162,8 +170,10 @@ public:
 
   /// True when the run gave up; it must run again as the oldest workgroup.
   bool gaveUp() const { return GaveUp; }
-  /// Granules the run has touched so far.
-  uint32_t granules() const { return Used + PlainReads; }
+  /// Granules the run has written (at most MaxGranules) and only read (at
+  /// most MaxReadGranules) so far.
+  uint32_t writtenGranules() const { return Used; }
+  uint32_t readGranules() const { return PlainReads; }
   /// Gives the run up from outside (its reads went stale, or its result is
   /// not wanted). Returns false.
   bool abandon() { return giveUp(); }
@@ -449,8 +459,9 @@ private:
   uint64_t DevSize = 0;
   std::vector<Entry> Table;
   uint32_t Tag = 0;
-  /// Granules in the table, and granules read with no table entry (each
-  /// once in Reads and marked): together at most MaxGranules.
+  /// Granules in the table (at most MaxGranules), and granules read with
+  /// no table entry (each once in Reads and marked; at most
+  /// MaxReadGranules).
   uint32_t Used = 0, PlainReads = 0;
   std::vector<uint32_t> Reads;                   ///< granules read.
   std::vector<std::pair<uint32_t, uint32_t>> Slots; ///< (granule, slot).

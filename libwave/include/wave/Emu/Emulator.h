@@ -91,6 +91,44 @@ struct EmuStats {
   EmuStats &operator+=(const EmuStats &O);
 };
 
+/// How the threads of the last parallel run (EmuConfig::Jobs > 1) spent
+/// their time: wave-run --profile-jobs, for finding what keeps a kernel from
+/// scaling (wave-run(1) "PARALLEL EXECUTION"). A thread claims batches of
+/// consecutive workgroups; a batch runs directly when it is the oldest not
+/// yet committed, speculatively otherwise; whichever thread finds the next
+/// batches in grid order finished validates and commits them, running
+/// again (directly) one whose reads went stale or whose speculative view
+/// gave up (libwave/lib/Emu/Speculation.h). Times are wall-clock seconds;
+/// unlike EmuStats, none of it is deterministic.
+struct JobsProfile {
+  struct Thread {
+    uint64_t Batches = 0;            ///< batches claimed and run.
+    uint64_t Workgroups = 0;         ///< workgroups in them.
+    uint64_t SpeculativeBatches = 0; ///< of the batches, run speculatively.
+    /// Speculative batches (any thread's) this thread validated and
+    /// committed; those that became the oldest while running need neither.
+    uint64_t Committed = 0;
+    /// Speculative batches this thread ran again while committing: one read
+    /// a granule that an older batch wrote after it started (stale), or its
+    /// speculative view gave up (it outgrew its bounds, or mixed logged
+    /// atomics with plain accesses in one granule).
+    uint64_t RerunStale = 0, RerunGaveUp = 0;
+    double RunSeconds = 0;      ///< running its batches.
+    double WaitSeconds = 0;     ///< waiting for a batch of its to commit.
+    double ValidateSeconds = 0; ///< checking speculative batches' reads.
+    double CommitSeconds = 0;   ///< copying valid batches' writes.
+    double RerunSeconds = 0;    ///< running batches again.
+  };
+  /// One entry per thread; empty after a run on one thread.
+  std::vector<Thread> Threads;
+  /// Seconds from the first thread's start to the last one's end.
+  double WallSeconds = 0;
+
+  /// Prints a table, a header and one row per thread, to \p OS; when
+  /// Threads is empty, one line saying that the run used one thread.
+  void print(llvm::raw_ostream &OS) const;
+};
+
 /// Why a run stopped early.
 enum class EmuErrorKind {
   Fault, ///< kernel fault (bad access, stack overflow, ...): exit status 1.
@@ -206,6 +244,10 @@ public:
 
   /// Statistics of the runs so far.
   const EmuStats &stats() const;
+
+  /// Where the threads of the last run() spent their time (empty when it
+  /// ran on one thread).
+  const JobsProfile &jobsProfile() const;
 
   /// Display name of the selected kernel (its name, or `kernel_<i>`).
   const std::string &kernelName() const;

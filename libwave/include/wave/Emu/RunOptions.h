@@ -214,6 +214,9 @@ struct RunOptions {
   bool DumpRegs = false;
   bool Stats = false;
   bool Trace = false;
+  /// --profile-jobs: print the run's JobsProfile (Emulator.h) to the error
+  /// stream after it, whether or not it failed.
+  bool ProfileJobs = false;
   /// --check and --check-limit (Checks.h); Kinds 0 = no checking.
   CheckOptions Check;
   /// Named launch: --arg NAME=VALUE, --out NAME=FILE, --print NAME[..].
