@@ -214,6 +214,31 @@ assert r('f') == struct.pack('<4d', *[(z >> 11) / 2**53 for z in sm(16, 4)])
   cmp c c2
 }
 
+@test "buffers of many MiB are generated in pieces, on any number of threads, element for element as one sequence" {
+  # Pieces are 1 MiB: 262144 elements of 4 bytes, 131072 of 8. Elements on
+  # both sides of piece boundaries, and the last, against python3's
+  # splitmix64 (a plain loop: only up to the largest index checked).
+  for j in 1 4; do
+    run -0 wave-run types.wbin -j $j --arg a=iota:600000 --arg b=random:600000:5 \
+      --arg c=random:600000:6 --arg d=zeros:1 --arg e=zeros:1 \
+      --arg f=random:300000:8 --out a=a$j --out b=b$j --out c=c$j --out f=f$j
+  done
+  cmp a1 a4 && cmp b1 b4 && cmp c1 c4 && cmp f1 f4
+  python3 -c "$SPLITMIX
+import struct
+r = lambda n: open(n, 'rb').read()
+a, b, c, f = r('a4'), r('b4'), r('c4'), r('f4')
+assert len(a) == len(b) == len(c) == 2400000 and len(f) == 2400000
+zb, zc, zf = sm(5, 600000), sm(6, 600000), sm(8, 300000)
+for i in (0, 262143, 262144, 524288, 599999):
+  assert struct.unpack_from('<i', a, 4 * i)[0] == i
+  assert struct.unpack_from('<I', b, 4 * i)[0] == zb[i] & 0xffffffff
+  assert struct.unpack_from('<f', c, 4 * i)[0] == (zc[i] >> 40) / 2**24
+for i in (0, 131071, 131072, 262144, 299999):
+  assert struct.unpack_from('<d', f, 8 * i)[0] == (zf[i] >> 11) / 2**53
+"
+}
+
 @test "fill:N:V writes V parsed in the element type" {
   run -0 wave-run types.wbin --arg a=fill:2:-5 --arg b=fill:2:0x10 \
     --arg c=fill:2:2.5 --arg d=fill:2:0.1 --arg e=fill:2:0.1 --arg f=fill:2:0.1 \

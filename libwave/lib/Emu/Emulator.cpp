@@ -20,8 +20,10 @@
 #include "llvm/Support/Threading.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 
 using namespace llvm;
 
@@ -245,8 +247,12 @@ Emulator::createImpl(const WbinFile &File, const EmuConfig &Config,
   if (Memory) {
     E.Device = *Memory;
   } else {
-    E.OwnedDevice.assign(Config.DeviceMemory, 0);
-    E.Device = E.OwnedDevice;
+    E.OwnedDevice.reset(static_cast<uint8_t *>(
+        std::calloc(std::max<uint64_t>(Config.DeviceMemory, 1), 1)));
+    if (!E.OwnedDevice)
+      throw std::bad_alloc();
+    E.Device = MutableArrayRef<uint8_t>(E.OwnedDevice.get(),
+                                        size_t(Config.DeviceMemory));
   }
   E.decode();
   return std::unique_ptr<Emulator>(new Emulator(std::move(Impl)));

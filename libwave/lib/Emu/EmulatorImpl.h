@@ -67,6 +67,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -244,7 +245,12 @@ public:
   /// Device memory: OwnedDevice, or memory the caller owns (the host
   /// runtime's device, Emulator::create() with a span).
   llvm::MutableArrayRef<uint8_t> Device;
-  std::vector<uint8_t> OwnedDevice;
+  /// calloc'd: the zero pages are mapped as first touched, by whichever
+  /// thread touches them, not all by create().
+  struct FreeDeleter {
+    void operator()(uint8_t *P) const { std::free(P); }
+  };
+  std::unique_ptr<uint8_t[], FreeDeleter> OwnedDevice;
   EmuStats Stats;
   uint64_t OpCount[NumInternalOps] = {};
   llvm::raw_ostream *Trace = nullptr;

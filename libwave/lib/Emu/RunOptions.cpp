@@ -17,11 +17,15 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Threading.h"
 
+#include <atomic>
+#include <cassert>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 using namespace llvm;
 
@@ -360,10 +364,10 @@ uint64_t splitMix64(uint64_t &State) {
   return Z ^ (Z >> 31);
 }
 
-/// Appends \p Size little-endian bytes of \p V to \p Out.
-static void appendLE(std::vector<uint8_t> &Out, uint64_t V, unsigned Size) {
+/// Stores the \p Size low bytes of \p V at \p Dst, little-endian.
+static void storeLE(uint8_t *Dst, uint64_t V, unsigned Size) {
   for (unsigned I = 0; I != Size; ++I)
-    Out.push_back(uint8_t(V >> (8 * I)));
+    Dst[I] = uint8_t(V >> (8 * I));
 }
 
 /// The bits of \p D as an element of the float type \p T (f32, f64, f16 or
@@ -386,10 +390,66 @@ static bool isFloatType(WbinType T) {
          T == WbinType::BF16;
 }
 
-Expected<std::vector<uint8_t>> makeBuffer(StringRef Value, WbinType Elem,
-                                          StringRef What) {
+/// The element of type \p T that random: makes of generator output \p Z.
+static uint64_t randomElementBits(uint64_t Z, WbinType T) {
+  switch (T) {
+  case WbinType::F32:
+    return f32Bits(float(Z >> 40) * 0x1p-24f);
+  case WbinType::F64:
+    return std::bit_cast<uint64_t>(double(Z >> 11) * 0x1p-53);
+  case WbinType::F16:
+    return f32BitsToF16(f32Bits(float(Z >> 53) * 0x1p-11f));
+  case WbinType::BF16:
+    return f32BitsToBf16Nearest(f32Bits(float(Z >> 56) * 0x1p-8f));
+  default:
+    return uint32_t(Z);
+  }
+}
+
+void BufferSource::write(uint64_t First, uint64_t N, uint8_t *Dst) const {
   unsigned Size = wbinTypeSize(Elem);
-  std::vector<uint8_t> Out;
+  switch (K) {
+  case Kind::File:
+    std::memcpy(Dst, Bytes.data() + First * Size, N * Size);
+    return;
+  case Kind::Zeros:
+    std::memset(Dst, 0, N * Size);
+    return;
+  case Kind::Iota:
+    for (uint64_t I = 0; I != N; ++I)
+      storeLE(Dst + I * Size,
+              isFloatType(Elem) ? floatElementBits(double(First + I), Elem)
+                                : First + I,
+              Size);
+    return;
+  case Kind::Random: {
+    // splitMix64() adds its increment before mixing: element i is the
+    // mix of Seed + (i + 1) * increment.
+    uint64_t State = Operand + First * 0x9e3779b97f4a7c15ull;
+    for (uint64_t I = 0; I != N; ++I)
+      storeLE(Dst + I * Size, randomElementBits(splitMix64(State), Elem), Size);
+    return;
+  }
+  case Kind::Fill:
+    for (uint64_t I = 0; I != N; ++I)
+      storeLE(Dst + I * Size, Operand, Size);
+    return;
+  }
+}
+
+std::vector<uint8_t> BufferSource::bytes() const {
+  if (K == Kind::File)
+    return Bytes;
+  std::vector<uint8_t> Out(size());
+  write(0, Count, Out.data());
+  return Out;
+}
+
+Expected<BufferSource> parseBufferSource(StringRef Value, WbinType Elem,
+                                         StringRef What) {
+  unsigned Size = wbinTypeSize(Elem);
+  BufferSource Out;
+  Out.Elem = Elem;
   if (Value.starts_with("@")) {
     StringRef Path = Value.drop_front();
     if (Path.empty())
@@ -405,7 +465,9 @@ Expected<std::vector<uint8_t>> makeBuffer(StringRef Value, WbinType Elem,
       return bad(What + ": file '" + Path + "' has " + Twine(B.size()) +
                  " bytes, not a multiple of the " + Twine(Size) + "-byte " +
                  wbinTypeName(Elem) + " element");
-    Out.assign(B.begin(), B.end());
+    Out.K = BufferSource::Kind::File;
+    Out.Bytes.assign(B.begin(), B.end());
+    Out.Count = B.size() / Size;
     return Out;
   }
   SmallVector<StringRef, 4> Parts;
@@ -430,60 +492,84 @@ Expected<std::vector<uint8_t>> makeBuffer(StringRef Value, WbinType Elem,
   if (*N > (uint64_t(1) << 32) / Size)
     return bad(What + ": " + Twine(*N) + " elements of " + wbinTypeName(Elem) +
                " do not fit the 4 GiB device address space");
-  Out.reserve(*N * Size);
+  Out.Count = *N;
   if (Kind == "zeros") {
-    Out.assign(*N * Size, 0);
+    Out.K = BufferSource::Kind::Zeros;
   } else if (Kind == "iota") {
-    for (uint64_t I = 0; I != *N; ++I)
-      appendLE(Out, isFloatType(Elem) ? floatElementBits(double(I), Elem) : I,
-               Size);
+    Out.K = BufferSource::Kind::Iota;
   } else if (Kind == "random") {
     auto Seed = parseNumber(Parts[2], (What + ": random seed").str());
     if (!Seed)
       return Seed.takeError();
-    uint64_t State = *Seed;
-    for (uint64_t I = 0; I != *N; ++I) {
-      uint64_t Z = splitMix64(State);
-      uint64_t Bits;
-      switch (Elem) {
-      case WbinType::F32:
-        Bits = f32Bits(float(Z >> 40) * 0x1p-24f);
-        break;
-      case WbinType::F64:
-        Bits = std::bit_cast<uint64_t>(double(Z >> 11) * 0x1p-53);
-        break;
-      case WbinType::F16:
-        Bits = f32BitsToF16(f32Bits(float(Z >> 53) * 0x1p-11f));
-        break;
-      case WbinType::BF16:
-        Bits = f32BitsToBf16Nearest(f32Bits(float(Z >> 56) * 0x1p-8f));
-        break;
-      default:
-        Bits = uint32_t(Z);
-        break;
-      }
-      appendLE(Out, Bits, Size);
-    }
+    Out.K = BufferSource::Kind::Random;
+    Out.Operand = *Seed;
   } else { // fill
-    uint64_t Bits;
+    Out.K = BufferSource::Kind::Fill;
     if (Elem == WbinType::I32 || Elem == WbinType::U32 ||
         Elem == WbinType::F32) {
       auto V = parseScalarValue(Parts[2], Elem, What);
       if (!V)
         return V.takeError();
-      Bits = *V;
+      Out.Operand = *V;
     } else {
       bool Overflow;
       std::optional<double> D = parseFloatText<double>(Parts[2], Overflow);
       if (!D)
         return bad(What + ": invalid fill value '" + Parts[2] +
                    "': expected a number such as 2.5, -1e-3, inf or nan");
-      Bits = floatElementBits(*D, Elem);
+      Out.Operand = floatElementBits(*D, Elem);
     }
-    for (uint64_t I = 0; I != *N; ++I)
-      appendLE(Out, Bits, Size);
   }
   return Out;
+}
+
+Expected<std::vector<uint8_t>> makeBuffer(StringRef Value, WbinType Elem,
+                                          StringRef What) {
+  Expected<BufferSource> S = parseBufferSource(Value, Elem, What);
+  if (!S)
+    return S.takeError();
+  return S->bytes();
+}
+
+void writeBuffers(ArrayRef<LaunchBuffer> Buffers, MutableArrayRef<uint8_t> Memory,
+                  unsigned Threads) {
+  // Pieces of whole elements, about a MiB each, claimed in order.
+  constexpr uint64_t PieceBytes = 1 << 20;
+  struct Piece {
+    const LaunchBuffer *B;
+    uint64_t First, N;
+  };
+  std::vector<Piece> Pieces;
+  for (const LaunchBuffer &B : Buffers) {
+    assert(B.Offset + B.size() <= Memory.size() && "buffer outside memory");
+    uint64_t Step = std::max<uint64_t>(1, PieceBytes / wbinTypeSize(B.Source.Elem));
+    for (uint64_t First = 0; First < B.Source.Count; First += Step)
+      Pieces.push_back({&B, First, std::min(Step, B.Source.Count - First)});
+  }
+  auto WritePiece = [&](const Piece &P) {
+    unsigned Size = wbinTypeSize(P.B->Source.Elem);
+    P.B->Source.write(P.First, P.N,
+                      Memory.data() + P.B->Offset + P.First * Size);
+  };
+  if (!Threads)
+    Threads = hardware_concurrency().compute_thread_count();
+  Threads = unsigned(std::min<uint64_t>(Threads, Pieces.size() / 4));
+  if (Threads <= 1) {
+    for (const Piece &P : Pieces)
+      WritePiece(P);
+    return;
+  }
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    for (size_t I; (I = Next.fetch_add(1)) < Pieces.size();)
+      WritePiece(Pieces[I]);
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T != Threads; ++T)
+    Pool.emplace_back(Work);
+  Work();
+  for (std::thread &T : Pool)
+    T.join();
 }
 
 const LaunchBuffer *LaunchPlan::bufferFor(unsigned Param) const {
@@ -581,18 +667,18 @@ Expected<LaunchPlan> planLaunch(const KernelInfo &K, StringRef KernelName,
       Plan.Regs.emplace_back(unsigned(I), *V);
       continue;
     }
-    auto Bytes = makeBuffer(Value, P.Type, What);
-    if (!Bytes)
-      return Bytes.takeError();
+    auto Source = parseBufferSource(Value, P.Type, What);
+    if (!Source)
+      return Source.takeError();
     uint64_t Off = alignTo(Cur + Guard, NamedBufferAlign);
-    Cur = Off + Bytes->size();
+    Cur = Off + Source->size();
     if (Cur > (uint64_t(1) << 32))
       return bad("kernel '" + KernelName + "': the buffers need " + Twine(Cur) +
                  " bytes of device memory, more than the 4 GiB that 32-bit "
                  "addresses reach (at parameter '" +
                  P.Name + "')");
     Plan.Regs.emplace_back(unsigned(I), uint32_t(Off));
-    Plan.Buffers.push_back({unsigned(I), Off, std::move(*Bytes)});
+    Plan.Buffers.push_back({unsigned(I), Off, std::move(*Source)});
   }
   Plan.End = Cur + (Plan.Buffers.empty() ? 0 : Guard);
   if (Plan.End > (uint64_t(1) << 32))
@@ -723,7 +809,7 @@ prepareNamedLaunch(const WbinFile &File, unsigned K, const RunOptions &Opts,
     if (!B)
       return B.takeError();
     WbinType T = Ps[(*B)->Param].Type;
-    uint64_t Len = (*B)->Bytes.size() / wbinTypeSize(T);
+    uint64_t Len = (*B)->Source.Count;
     uint64_t End = P.End.value_or(Len);
     if (P.Start > End || End > Len)
       return bad("--print '" + P.Name + "[" + Twine(P.Start) + ":" +
@@ -810,7 +896,7 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
     if (Named)
       for (const LaunchBuffer &B : Named->Plan.Buffers) {
         const WbinParam &P = (*File.Kernels[*K].Params)[B.Param];
-        Bufs.push_back({P.Name, B.Offset, B.Bytes.size(),
+        Bufs.push_back({P.Name, B.Offset, B.size(),
                         wbinTypeSize(P.Type), wbinTypeName(P.Type).str()});
       }
     E.enableChecks(Opts.Check, Bufs, Err);
@@ -852,10 +938,17 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
                                    B.size())))
       return Er;
   }
-  if (Named)
+  if (Named) {
+    // Straight into device memory, on the run's threads; a buffer that does
+    // not fit (an explicit --device-memory) fails as writeDevice() says.
     for (const LaunchBuffer &B : Named->Plan.Buffers)
-      if (Error Er = E.writeDevice(B.Offset, B.Bytes))
-        return Er;
+      if (B.Offset + B.size() > Size)
+        if (Error Er = E.writeDevice(B.Offset, B.Source.bytes()))
+          return Er;
+    writeBuffers(Named->Plan.Buffers, E.deviceMemory(), Cfg.Jobs);
+    for (const LaunchBuffer &B : Named->Plan.Buffers)
+      E.markInitialized(B.Offset, B.size());
+  }
 
   if (Executor) {
     if (Error Er = Executor(File, *K, Cfg, E.deviceMemory()))
@@ -918,7 +1011,7 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
     for (size_t I = 0; I != Opts.Prints.size(); ++I) {
       const LaunchBuffer &B = *Named->PrintBufs[I];
       unsigned Size = wbinTypeSize(Named->PrintTypes[I]);
-      uint64_t End = Opts.Prints[I].End.value_or(B.Bytes.size() / Size);
+      uint64_t End = Opts.Prints[I].End.value_or(B.Source.Count);
       for (uint64_t J = Opts.Prints[I].Start; J < End; ++J) {
         printElement(Mem.data() + B.Offset + J * Size, Named->PrintTypes[I],
                      Out);
@@ -928,7 +1021,7 @@ Error runProgram(const WbinFile &File, const RunOptions &Opts, raw_ostream &Out,
     if (Outputs)
       for (size_t I = 0; I != Opts.Outs.size(); ++I) {
         const LaunchBuffer &B = *Named->OutBufs[I];
-        ArrayRef<uint8_t> Bytes = Mem.slice(B.Offset, B.Bytes.size());
+        ArrayRef<uint8_t> Bytes = Mem.slice(B.Offset, B.size());
         Outputs->push_back({Opts.Outs[I].Path,
                             std::vector<uint8_t>(Bytes.begin(), Bytes.end())});
       }

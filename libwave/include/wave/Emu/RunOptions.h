@@ -121,21 +121,49 @@ llvm::Expected<uint32_t> parseScalarValue(llvm::StringRef Text, WbinType T,
 /// 0x9e3779b97f4a7c15 and returns the mixed value.
 uint64_t splitMix64(uint64_t &State);
 
-/// Builds the initial bytes of a buffer of element type \p Elem from a
-/// generator (little-endian, wave-run(1) "NAMED ARGUMENTS"):
+/// The initial value of a buffer of a named launch, parsed but not yet
+/// written (wave-run(1) "NAMED ARGUMENTS"): a file's bytes, or a generator
+/// that writes any range of its elements in place, so that large buffers
+/// are generated straight into device memory by several threads
+/// (writeBuffers()). Elements are little-endian:
 ///   - `@FILE`: FILE's bytes; the size must be a multiple of the element size.
 ///   - `zeros:N`: N zero elements.
-///   - `iota:N`: 0, 1, ..., N-1 converted to \p Elem (floats rounded to
-///     nearest even, so exact while representable: up to 2^24 for f32,
-///     2048 for f16, 256 for bf16).
+///   - `iota:N`: 0, 1, ..., N-1 converted to the element type (floats
+///     rounded to nearest even, so exact while representable: up to 2^24
+///     for f32, 2048 for f16, 256 for bf16).
 ///   - `random:N:SEED`: N values from splitMix64() seeded with SEED, one
 ///     call per element: i32/u32 take the low 32 bits; f32 is (z >> 40) *
 ///     2^-24, f64 (z >> 11) * 2^-53, f16 (z >> 53) * 2^-11, bf16 (z >> 56) *
 ///     2^-8: a uniform value in [0, 1), exact in the element type.
 ///   - `fill:N:V`: N copies of V, parsed like a scalar of the element type
 ///     (f64, f16 and bf16 parse as decimal floats, rounded to nearest even).
-/// N and SEED are decimal or 0x hex. Fails naming \p What for bad syntax,
-/// an unreadable file or a size that is not a multiple of the element size.
+struct BufferSource {
+  enum class Kind { File, Zeros, Iota, Random, Fill };
+  Kind K = Kind::Zeros;
+  WbinType Elem = WbinType::U32;
+  uint64_t Count = 0; ///< elements.
+  /// Random: the seed; Fill: the element's bits.
+  uint64_t Operand = 0;
+  std::vector<uint8_t> Bytes; ///< File: its bytes.
+
+  /// The buffer's size in bytes.
+  uint64_t size() const { return Count * wbinTypeSize(Elem); }
+  /// Writes elements [\p First, \p First + \p N) (within Count) to \p Dst,
+  /// N times the element size bytes. Element i is the same whatever range
+  /// writes it: random's is the (i + 1)-th output of the generator.
+  void write(uint64_t First, uint64_t N, uint8_t *Dst) const;
+  /// All of it, in a vector.
+  std::vector<uint8_t> bytes() const;
+};
+
+/// Parses \p Value, a buffer of element type \p Elem (BufferSource's
+/// forms); a file is read at once. N and SEED are decimal or 0x hex. Fails
+/// naming \p What for bad syntax, an unreadable file, a size that is not a
+/// multiple of the element size, or more than 4 GiB.
+llvm::Expected<BufferSource>
+parseBufferSource(llvm::StringRef Value, WbinType Elem, llvm::StringRef What);
+
+/// The bytes of parseBufferSource(\p Value, \p Elem, \p What).
 llvm::Expected<std::vector<uint8_t>>
 makeBuffer(llvm::StringRef Value, WbinType Elem, llvm::StringRef What);
 
@@ -143,8 +171,17 @@ makeBuffer(llvm::StringRef Value, WbinType Elem, llvm::StringRef What);
 struct LaunchBuffer {
   unsigned Param = 0;  ///< parameter index (its register number).
   uint64_t Offset = 0; ///< device byte offset.
-  std::vector<uint8_t> Bytes;
+  BufferSource Source; ///< its initial value.
+  uint64_t size() const { return Source.size(); }
 };
+
+/// Writes each buffer of \p Buffers into \p Memory at its offset, with up
+/// to \p Threads threads (0: one per hardware thread) working on pieces of
+/// about a MiB, so that a large generated input costs its share of every
+/// core rather than one core's time. Every buffer must lie within
+/// \p Memory.
+void writeBuffers(llvm::ArrayRef<LaunchBuffer> Buffers,
+                  llvm::MutableArrayRef<uint8_t> Memory, unsigned Threads);
 
 /// Where a named launch puts everything: buffers in parameter order, each
 /// at the next multiple of NamedBufferAlign from NamedBufferBase, and the
