@@ -26,16 +26,10 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import numpy as np
-except ImportError:  # a Python without NumPy first on PATH (pyenv): try Debian's
-    if os.path.exists("/usr/bin/python3") and sys.executable != "/usr/bin/python3":
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    sys.exit("check_kernels.py: needs NumPy (Debian package python3-numpy)")
-
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from need_numpy import np  # noqa: E402 (NumPy, or a restart under Debian's python3)
 import reference as ref  # noqa: E402
 
 RTOL = 1e-4
