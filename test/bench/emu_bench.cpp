@@ -431,6 +431,46 @@ void BM_Divergent(benchmark::State &State) {
       });
 }
 
+/// A launch so small that starting threads would cost more than its work
+/// (the host runtime's many small launches, wave/Host/Runtime.h): SIZE
+/// workgroups of 32 threads, each storing its global index. r0 = OUT.
+const char *SmallSource = R"(
+.kernel small
+.registers 8
+.workgroup_size 32, 1, 1
+    mov     r1, sr_thread_id_x
+    mov     r2, sr_workgroup_id_x
+    mov_imm r3, 32
+    imad    r4, r2, r3, r1
+    mov_imm r5, 2
+    shl     r6, r4, r5
+    iadd    r6, r0, r6
+    device_store_u32 r6, r4
+    halt
+.end
+)";
+
+void BM_SmallLaunch(benchmark::State &State) {
+  const uint32_t Groups = uint32_t(State.range(0)), N = Groups * 32;
+  auto File = tool::assembleExecutable(SmallSource, "small.wave");
+  if (!File) {
+    State.SkipWithError(llvm::toString(File.takeError()).c_str());
+    return;
+  }
+  EmuConfig C;
+  C.Grid = {Groups, 1, 1};
+  C.DeviceMemory = uint64_t(N) * 4;
+  C.SetRegs = {{0, 0}};
+  runKernel(
+      State, *File, C, [](uint8_t *) {},
+      [&](const uint8_t *M) -> std::string {
+        for (uint32_t I = 0; I != N; ++I)
+          if (words(M)[I] != I)
+            return "small kernel mismatch at thread " + std::to_string(I);
+        return "";
+      });
+}
+
 // Every benchmark runs with Jobs = 1 and 2, and as two copies of the
 // Jobs = 1 run at once; wall time, so that the 2-thread runs are not
 // credited with their second thread's CPU time.
@@ -450,6 +490,7 @@ WAVE_EMU_BENCH(BM_Reduction, 1 << 22);
 WAVE_EMU_BENCH(BM_Histogram, 1 << 20);
 WAVE_EMU_BENCH(BM_Histogram, 1 << 22);
 WAVE_EMU_BENCH(BM_Divergent, 16384);
+WAVE_EMU_BENCH(BM_SmallLaunch, 8)->Unit(benchmark::kMicrosecond);
 
 /// Console output plus, at the end, a table per benchmark: the wall time
 /// of Jobs = 1, of Jobs = 2 and of two Jobs = 1 copies at once; the

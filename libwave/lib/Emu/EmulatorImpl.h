@@ -14,7 +14,7 @@
 //                   setup and the speculative run's checkpoints
 //   LaneMemory.h    the loop's per-lane loads and stores (inlined into it)
 //   ParallelRun.cpp EmulatorImpl::runParallel: speculative runs committed in
-//                   grid order (Speculation.h)
+//                   grid order (Speculation.h), on threads of WorkerPool.h
 //
 // Implementation notes.
 //

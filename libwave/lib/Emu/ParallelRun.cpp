@@ -5,10 +5,12 @@
 // and speculatively through a SpeculativeMemory otherwise, and committed in
 // grid order, so that the result is that of formats/isa.md §4.2's one
 // workgroup after another (Speculation.h). Each thread keeps its part of
-// the run's JobsProfile (wave-run --profile-jobs).
+// the run's JobsProfile (wave-run --profile-jobs). The threads come from
+// WorkerPool.h.
 //
 //===----------------------------------------------------------------------===//
 #include "EmulatorImpl.h"
+#include "WorkerPool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -19,7 +21,6 @@
 #include <memory>
 #include <mutex>
 #include <new>
-#include <thread>
 #include <vector>
 
 using namespace llvm;
@@ -251,12 +252,7 @@ Error EmulatorImpl::runParallel(uint64_t NumGroups, unsigned Threads) {
     }
   };
   Clock::time_point Start = Clock::now();
-  std::vector<std::thread> Pool;
-  for (unsigned T = 1; T != Threads; ++T)
-    Pool.emplace_back(Guarded, T);
-  Guarded(0);
-  for (std::thread &T : Pool)
-    T.join();
+  runOnWorkers(Threads, Guarded);
   Profile.WallSeconds = Since(Start);
   if (OutOfMemory || !Running)
     throw std::bad_alloc();
