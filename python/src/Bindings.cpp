@@ -546,7 +546,7 @@ struct PyDevice {
     std::optional<hir::Language> L;
     if (!Lang.is_none())
       L = parseLang(py::str(Lang).cast<std::string>());
-    checkOptLevel(OptLevel);
+    checkLimits(OptLevel, MaxRegisters);
     py::gil_scoped_release NoGil;
     return PyModule{unwrap(D.compileFile(Path, L, OptLevel, MaxRegisters))};
   }
@@ -556,10 +556,7 @@ struct PyDevice {
                          unsigned MaxRegisters) {
     driver::CompilerOptions Opts;
     Opts.Lang = parseLang(Lang);
-    checkOptLevel(OptLevel);
-    if (MaxRegisters < 1 || MaxRegisters > 256)
-      throwInvalid("max_registers must be 1..256, not " +
-                   std::to_string(MaxRegisters));
+    checkLimits(OptLevel, MaxRegisters);
     Opts.OptLevel = OptLevel;
     Opts.MaxRegisters = MaxRegisters;
     py::gil_scoped_release NoGil;
@@ -597,10 +594,10 @@ struct PyDevice {
                    "' (expected python, cpp, rust or typescript)");
     return *L;
   }
-  static void checkOptLevel(unsigned OptLevel) {
-    if (OptLevel > 3)
-      throwInvalid("opt_level " + std::to_string(OptLevel) +
-                   " out of range (0 to 3)");
+  /// checkCompileLimits() in the words of the keyword arguments.
+  static void checkLimits(unsigned OptLevel, unsigned MaxRegisters) {
+    check(checkCompileLimits(OptLevel, MaxRegisters, "opt_level",
+                             "max_registers"));
   }
 };
 
@@ -656,8 +653,8 @@ PYBIND11_MODULE(_wavetools, M) {
       },
       "devices() -> list[str]\n\n"
       "The names of the devices present, \"emu\" (the reference emulator) "
-      "first, then \"hsa:N\" and \"cuda:N\" for each GPU whose runtime "
-      "loads.");
+      "first, then \"cuda:N\" for each CUDA device when the CUDA driver "
+      "loads (none when it does not).");
 
   py::class_<PyDevice>(M, "Device",
                        "A place kernels run, with its device memory.\n\n"
@@ -735,17 +732,31 @@ PYBIND11_MODULE(_wavetools, M) {
 
   M.def(
       "device",
-      [](const std::string &Name, unsigned Jobs) {
+      [](const std::string &Name, unsigned Jobs, uint64_t DeviceMemory,
+         double Timeout) {
         DeviceOptions Opts;
         Opts.Jobs = Jobs;
+        Opts.DeviceMemory = DeviceMemory;
+        Opts.TimeoutSeconds = Timeout;
+        py::gil_scoped_release NoGil;
         return PyDevice{unwrap(Device::open(Name, Opts))};
       },
       py::arg("name") = "emu", py::arg("jobs") = 0,
-      "device(name=\"emu\", jobs=0) -> Device\n\n"
-      "Opens the device `name` (\"emu\", \"hsa:N\", \"cuda:N\"; \"hsa\" and "
-      "\"cuda\" mean device 0). `jobs` is the emulator's threads per "
-      "launch, 0 for one per hardware thread; results never depend on it. "
-      "Raises Error with code \"no_device\" when the backend is absent.");
+      py::arg("device_memory") = 0, py::arg("timeout") = 60.0,
+      "device(name=\"emu\", jobs=0, device_memory=0, timeout=60.0) -> "
+      "Device\n\n"
+      "Opens the device `name`: \"emu\" (the reference emulator) or "
+      "\"cuda:N\" (\"cuda\" means device 0) when the CUDA driver loads; "
+      "devices() lists them. `jobs` is the emulator's threads per launch, "
+      "0 for one per hardware thread; results never depend on it. A CUDA "
+      "device allocates `device_memory` bytes of device memory when it "
+      "opens, every buffer's storage (0: 1 GiB, or the GPU's memory when "
+      "less; at most 4 GiB, WAVE addresses being 32-bit), and a launch on "
+      "it fails with code \"limit\" after `timeout` seconds (<= 0: never). "
+      "Raises Error with code \"no_device\" when the backend, its driver or "
+      "the device is absent (\"hsa:N\" always: AMD GPUs are wave-run's "
+      "only). A kernel fault on a CUDA device (code \"fault\") leaves the "
+      "device unusable: later calls on it raise \"fault\"; open it again.");
 
   py::class_<PyBuffer>(
       M, "Buffer",
@@ -862,9 +873,11 @@ PYBIND11_MODULE(_wavetools, M) {
            "the array after the launch when the kernel writes the "
            "parameter); an int, float or bool for a scalar.\n"
            "Raises Error: \"invalid_argument\" for a bad argument, "
-           "\"fault\" when the kernel faults (the message names the kernel, "
-           "PC, wave and lane; the device stays usable), \"limit\" at the "
-           "instruction limit.")
+           "\"fault\" when the kernel faults (on the emulator the message "
+           "names the kernel, PC, wave and lane, and the device stays "
+           "usable; on a CUDA device it is the driver's error, and the "
+           "device is unusable from then on), \"limit\" at the emulator's "
+           "instruction limit or a GPU device's timeout.")
       .def("launch", &PyKernel::launch,
            "launch(*args, grid, workgroup=None, stream=None, **kwargs) -> "
            "Event\n\n"

@@ -18,6 +18,13 @@ or load kernels and call them like functions.
     y = np.ones(1000, dtype=np.float32)
     mod.saxpy(2.0, x, y, len(x), grid=4)   # y is written back: 2 * x + 1
 
+Devices: "emu", the reference emulator, and "cuda:N", an NVIDIA GPU, when
+the CUDA driver loads (wt.devices() lists them; wt.device("cuda",
+device_memory=..., timeout=...) opens one). On a GPU, buffers live in one
+allocation made when the device opens, modules are translated and loaded
+once, and a kernel fault leaves the device unusable (open it again);
+docs/host-api.md says more.
+
 Every failure raises wavetools.Error; its .code says what went wrong
 ("invalid_argument", "no_device", "compile", "fault", "limit", "io",
 "backend") and str(e) says it in the tools' words.

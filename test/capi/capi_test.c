@@ -5,6 +5,7 @@
  * position, on a stream), checks y = a * x + y against a computation by hand,
  * and checks the failures: a wrong argument name (WAVE_ERROR_INVALID_ARGUMENT
  * naming the parameter), a source that does not compile, NULL pointers.
+ * "capi-test cuda MODE" checks a CUDA device against the stub driver.
  * Prints one line per check ("ok ..." or "FAIL ...") and exits non-zero on a
  * failure; test/lit/capi/capi.test runs it.
  *
@@ -53,11 +54,90 @@ static int yIsSaxpy(float A, const float *Y0s, const float *Ys) {
   return 1;
 }
 
-int main(void) {
+/* "capi-test cuda MODE": a CUDA device against the stub driver
+ * (test/gpu/stub-cuda/, test/lit/capi/cuda-stub.test), which runs no kernel:
+ * MODE "run" uploads x and y, launches saxpy twice and checks that y comes
+ * back as it was written; "fault", "jit" and "nodevice" check the statuses
+ * of the stub's failures (WAVE_CUDA_STUB_FAIL). */
+static int cudaMode(const char *Mode) {
+  size_t Count = 0;
+  succeeded(wave_device_count(&Count), "wave_device_count");
+  wave_device_t Dev = NULL;
+  wave_status_t S = wave_device_open_ex("cuda", 0, 1 << 20, 60, &Dev);
+  if (strcmp(Mode, "nodevice") == 0) {
+    check(Count == 1, "only emu is listed");
+    printf("  %s: %s\n", wave_status_name(S), wave_last_error());
+    check(S == WAVE_ERROR_NO_DEVICE && Dev == NULL,
+          "no device gives WAVE_ERROR_NO_DEVICE");
+    return Failures != 0;
+  }
+  const char *Second = NULL;
+  succeeded(wave_device_name(1, &Second), "wave_device_name 1");
+  check(Count == 2 && Second && strcmp(Second, "cuda:0") == 0,
+        "device 1 is cuda:0");
+  if (!succeeded(S, "wave_device_open_ex cuda"))
+    return 1;
+  wave_module_t Mod = NULL;
+  S = wave_module_compile_source(Dev, SaxpySource, "python", 2, 0, &Mod);
+  if (strcmp(Mode, "jit") == 0) {
+    printf("  %s: %s\n", wave_status_name(S), wave_last_error());
+    check(S == WAVE_ERROR_COMPILE && Mod == NULL,
+          "a JIT failure gives WAVE_ERROR_COMPILE");
+    wave_device_release(Dev);
+    return Failures != 0;
+  }
+  if (!succeeded(S, "wave_module_compile_source"))
+    return 1;
+  wave_kernel_t K = NULL;
+  if (!succeeded(wave_kernel_get(Mod, "saxpy", &K), "wave_kernel_get saxpy"))
+    return 1;
+  wave_buffer_t BX = NULL, BY = NULL;
+  succeeded(wave_buffer_create(Dev, sizeof X, WAVE_TYPE_F32, &BX),
+            "wave_buffer_create x");
+  succeeded(wave_buffer_create(Dev, sizeof Y0, WAVE_TYPE_F32, &BY),
+            "wave_buffer_create y");
+  succeeded(wave_buffer_write(BX, 0, X, sizeof X), "wave_buffer_write x");
+  succeeded(wave_buffer_write(BY, 0, Y0, sizeof Y0), "wave_buffer_write y");
+  const uint32_t Grid[3] = {(N + WORKGROUP - 1) / WORKGROUP, 1, 1};
+  wave_args_t Args = NULL;
+  succeeded(wave_args_create(&Args), "wave_args_create");
+  wave_args_float(Args, "a", 2.5);
+  wave_args_buffer(Args, "x", BX);
+  wave_args_buffer(Args, "y", BY);
+  wave_args_int(Args, "n", N);
+  S = wave_launch(K, Grid, NULL, Args);
+  if (strcmp(Mode, "fault") == 0) {
+    printf("  %s: %s\n", wave_status_name(S), wave_last_error());
+    check(S == WAVE_ERROR_FAULT, "a fault gives WAVE_ERROR_FAULT");
+    S = wave_buffer_read(BY, 0, Y, sizeof Y);
+    printf("  %s: %s\n", wave_status_name(S), wave_last_error());
+    check(S == WAVE_ERROR_FAULT, "a read after it gives WAVE_ERROR_FAULT");
+    S = wave_launch(K, Grid, NULL, Args);
+    check(S == WAVE_ERROR_FAULT, "a launch after it gives WAVE_ERROR_FAULT");
+  } else {
+    succeeded(S, "wave_launch 1");
+    succeeded(wave_launch(K, Grid, NULL, Args), "wave_launch 2");
+    succeeded(wave_buffer_read(BY, 0, Y, sizeof Y), "wave_buffer_read y");
+    check(memcmp(Y, Y0, sizeof Y) == 0, "y comes back as written");
+  }
+  wave_args_release(Args);
+  wave_kernel_release(K);
+  wave_module_release(Mod);
+  wave_buffer_release(BX);
+  wave_buffer_release(BY);
+  wave_device_release(Dev);
+  printf("%s: %d failure%s\n", Failures ? "FAILED" : "PASSED", Failures,
+         Failures == 1 ? "" : "s");
+  return Failures != 0;
+}
+
+int main(int Argc, char **Argv) {
   for (int I = 0; I < N; ++I) {
     X[I] = (float)I;
     Y0[I] = (float)(N - I);
   }
+  if (Argc == 3 && strcmp(Argv[1], "cuda") == 0)
+    return cudaMode(Argv[2]);
 
   size_t Count = 0;
   const char *First = NULL;

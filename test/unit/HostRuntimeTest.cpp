@@ -464,12 +464,52 @@ TEST(HostDevices, OpenAndList) {
   EXPECT_EQ(Ds[0].Name, "emu");
   llvm::Expected<Device> D = Device::open("nope");
   EXPECT_EQ(errorCode(D.takeError()), HostErrorCode::InvalidArgument);
-  D = Device::open("cuda:0");
+  // AMD GPUs are wave-run's only; the message says where to go.
+  D = Device::open("hsa:0");
+  EXPECT_EQ(messageOf(D.takeError(), HostErrorCode::NoDevice),
+            "device 'hsa:0': the host runtime has no HSA (ROCm) backend; run "
+            "the kernel with wave-run --device=hsa, or open 'emu' or 'cuda'");
+  // No driver here, or no device 7 (the stub driver of lit/capi and
+  // lit/python has one): NoDevice either way.
+  D = Device::open("cuda:7");
   EXPECT_EQ(errorCode(D.takeError()), HostErrorCode::NoDevice);
+  for (const DeviceInfo &I : Ds)
+    if (I.Kind == BackendKind::Cuda)
+      EXPECT_EQ(I.Name.rfind("cuda:", 0), 0u) << I.Name;
   DeviceOptions Bad;
   Bad.WaveWidth = 65;
   D = Device::open("emu", Bad);
   EXPECT_EQ(errorCode(D.takeError()), HostErrorCode::InvalidArgument);
+  // Options a CUDA device cannot take are refused before the driver loads.
+  Bad.WaveWidth = 16;
+  D = Device::open("cuda", Bad);
+  EXPECT_EQ(errorCode(D.takeError()), HostErrorCode::InvalidArgument);
+  DeviceOptions Huge;
+  Huge.DeviceMemory = (uint64_t(1) << 32) + 256;
+  D = Device::open("cuda", Huge);
+  EXPECT_EQ(errorCode(D.takeError()), HostErrorCode::InvalidArgument);
+}
+
+TEST(HostCompile, OptionRanges) {
+  // One check for every API: Device::compile() checks what compileFile()
+  // does, in the same words.
+  llvm::Expected<Device> D = Device::open("emu");
+  ASSERT_TRUE(bool(D));
+  driver::CompilerOptions CO;
+  CO.OptLevel = 4;
+  llvm::Expected<Module> M = D->compile(SaxpySource, "kernels.py", CO);
+  EXPECT_EQ(messageOf(M.takeError(), HostErrorCode::InvalidArgument),
+            "optimisation level 4 is not one of 0..3");
+  CO.OptLevel = 2;
+  CO.MaxRegisters = 0;
+  M = D->compile(SaxpySource, "kernels.py", CO);
+  EXPECT_EQ(messageOf(M.takeError(), HostErrorCode::InvalidArgument),
+            "--max-registers 0 is not one of 1..256");
+  EXPECT_EQ(
+      messageOf(checkCompileLimits(1, 300, "opt_level", "max_registers", "f: "),
+                HostErrorCode::InvalidArgument),
+      "f: max_registers 300 is not one of 1..256");
+  EXPECT_FALSE(bool(checkCompileLimits(3, 256)));
 }
 
 } // namespace

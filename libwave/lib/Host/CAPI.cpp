@@ -182,22 +182,14 @@ wave_status_t parseLang(const char *Func, const char *Lang,
   return WAVE_SUCCESS;
 }
 
-/// Checks the optimisation level \p OptLevel of \p Func.
-wave_status_t checkOptLevel(const char *Func, unsigned OptLevel) {
-  if (OptLevel > 3)
-    return invalid(std::string(Func) + ": optimisation level " +
-                   std::to_string(OptLevel) + " out of range (0..3)");
-  return WAVE_SUCCESS;
-}
-
-/// wave.h's max_registers: 0 is wave-ra's default (32), else 1..256.
-wave_status_t checkMaxRegisters(const char *Func, unsigned &MaxRegisters) {
+/// Checks \p Func's opt_level and max_registers (checkCompileLimits());
+/// wave.h's max_registers 0 is wave-ra's default (32).
+wave_status_t checkCompileArgs(const char *Func, unsigned OptLevel,
+                               unsigned &MaxRegisters) {
   if (MaxRegisters == 0)
     MaxRegisters = driver::CompilerOptions().MaxRegisters;
-  if (MaxRegisters > 256)
-    return invalid(std::string(Func) + ": max_registers " +
-                   std::to_string(MaxRegisters) + " out of range (1..256)");
-  return WAVE_SUCCESS;
+  return status(checkCompileLimits(OptLevel, MaxRegisters, "optimisation level",
+                                   "max_registers", std::string(Func) + ": "));
 }
 
 } // namespace
@@ -261,6 +253,14 @@ wave_status_t wave_device_name(size_t Index, const char **Name) {
 
 wave_status_t wave_device_open(const char *Name, unsigned Jobs,
                                wave_device_t *Out) {
+  DeviceOptions Defaults;
+  return wave_device_open_ex(Name, Jobs, Defaults.DeviceMemory,
+                             Defaults.TimeoutSeconds, Out);
+}
+
+wave_status_t wave_device_open_ex(const char *Name, unsigned Jobs,
+                                  uint64_t DeviceMemory, double TimeoutSeconds,
+                                  wave_device_t *Out) {
   return guarded(__func__, [&] {
     if (!Out)
       return null(__func__, "device");
@@ -269,6 +269,8 @@ wave_status_t wave_device_open(const char *Name, unsigned Jobs,
       return null(__func__, "name");
     DeviceOptions Opts;
     Opts.Jobs = Jobs;
+    Opts.DeviceMemory = DeviceMemory;
+    Opts.TimeoutSeconds = TimeoutSeconds;
     return make(Device::open(Name, Opts), Out);
   });
 }
@@ -381,9 +383,7 @@ wave_status_t wave_module_compile_file(wave_device_t Device, const char *Path,
       return null(__func__, "device");
     if (!Path)
       return null(__func__, "path");
-    if (wave_status_t S = checkOptLevel(__func__, OptLevel))
-      return S;
-    if (wave_status_t S = checkMaxRegisters(__func__, MaxRegisters))
+    if (wave_status_t S = checkCompileArgs(__func__, OptLevel, MaxRegisters))
       return S;
     std::optional<hir::Language> L;
     if (Lang && *Lang)
@@ -408,9 +408,7 @@ wave_status_t wave_module_compile_source(wave_device_t Device,
       return null(__func__, "source");
     if (!Lang)
       return null(__func__, "lang");
-    if (wave_status_t S = checkOptLevel(__func__, OptLevel))
-      return S;
-    if (wave_status_t S = checkMaxRegisters(__func__, MaxRegisters))
+    if (wave_status_t S = checkCompileArgs(__func__, OptLevel, MaxRegisters))
       return S;
     std::optional<hir::Language> L;
     if (wave_status_t S = parseLang(__func__, Lang, L))

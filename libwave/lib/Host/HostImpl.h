@@ -1,12 +1,14 @@
 //===- HostImpl.h - The objects behind the host API handles -*- C++ -*-===//
 //
 // What the handles of wave/Host/Runtime.h point at, shared by the files of
-// lib/Host: the emulator device (one mmap of the whole 32-bit device address
-// space, a first-fit allocator over it, one launch at a time), buffers,
+// lib/Host: a device (the backend-independent part: a first-fit allocator
+// over the backend's device memory, streams, the launches pending on each
+// buffer) and its backend (DeviceBackend: the memory's bytes, module
+// preparation and launches; EmulatorDevice.cpp and CudaDevice.cpp), buffers,
 // modules, streams (a worker thread each, launches in FIFO order) and
 // events. Lifetimes: a Buffer, Module or Stream handle keeps its device
 // alive; a queued launch keeps its module and buffers alive; a device owns
-// its streams and joins their threads when it goes.
+// its streams and joins their threads when it goes, then its backend.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_LIB_HOST_HOSTIMPL_H
@@ -61,6 +63,14 @@ public:
   ~BufferImpl();
 };
 
+/// What a backend keeps for one module (the CUDA backend: its PTX module,
+/// loaded once, and the kernels' functions); released with the module,
+/// before the device.
+class BackendModule {
+public:
+  virtual ~BackendModule();
+};
+
 /// A loaded, validated .wbin and its kernels' display names.
 class ModuleImpl {
 public:
@@ -69,6 +79,9 @@ public:
   WbinFile File;
   /// Kernel display names: the name, or "kernel_<i>" (the emulator's).
   std::vector<std::string> KernelNames;
+  /// The backend's state, from DeviceBackend::prepare() (may be null).
+  /// Declared after Dev, so destroyed while the device still lives.
+  std::unique_ptr<BackendModule> Backend;
 };
 
 /// A launch waiting in a stream's queue: everything it needs, alive.
@@ -107,21 +120,63 @@ private:
   std::thread Worker;
 };
 
-/// The emulator device.
+/// The part of a device that differs between backends: the bytes of its
+/// device memory, WAVE device addresses [0, memorySize()), and running
+/// kernels over them. The DeviceImpl calls it with no lock of its own held
+/// and never for the same buffer's bytes while a launch using the buffer is
+/// queued or running; a backend serialises what it must.
+class DeviceBackend {
+public:
+  virtual ~DeviceBackend();
+  /// Bytes of device addresses the backend has; buffers are allocated in
+  /// [NamedBufferBase, memorySize()).
+  virtual uint64_t memorySize() const = 0;
+  /// What "device memory exhausted" messages say the memory is, e.g. "the
+  /// emulator's 4 GiB of 32-bit addresses (formats/isa.md §4.9)".
+  virtual std::string memoryDescription() const = 0;
+  /// Copies \p Data to device addresses [Addr, Addr + size).
+  virtual llvm::Error write(uint64_t Addr, llvm::ArrayRef<uint8_t> Data) = 0;
+  /// Copies device addresses [Addr, Addr + size) to \p Out.
+  virtual llvm::Error read(uint64_t Addr,
+                           llvm::MutableArrayRef<uint8_t> Out) = 0;
+  /// Zeroes device addresses [Addr, Addr + Len).
+  virtual llvm::Error zero(uint64_t Addr, uint64_t Len) = 0;
+  /// Makes \p M launchable, once, as the module is created (translation,
+  /// loading); may set M.Backend.
+  virtual llvm::Error prepare(ModuleImpl &M) = 0;
+  /// Runs \p J over device memory [0, \p Top): Top is the end of the
+  /// highest allocation, the memory a launch sees.
+  virtual llvm::Error run(LaunchJob &J, uint64_t Top) = 0;
+};
+
+/// The emulator backend (EmulatorDevice.cpp): NoDevice never; Backend
+/// when the 4 GiB mapping cannot be reserved.
+llvm::Expected<std::unique_ptr<DeviceBackend>>
+createEmulatorBackend(const DeviceOptions &Opts);
+/// The CUDA backend of device \p Index (CudaDevice.cpp); \p Info gets its
+/// name and description.
+llvm::Expected<std::unique_ptr<DeviceBackend>>
+createCudaBackend(unsigned Index, const DeviceOptions &Opts, DeviceInfo &Info);
+/// The CUDA devices the driver reports, none when it does not load.
+std::vector<DeviceInfo> listCudaDevices();
+
+/// A device: its backend and what every backend shares.
 class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
 public:
-  /// Reserves the 2^32 + 16 bytes of device memory (MAP_NORESERVE).
-  static llvm::Expected<std::shared_ptr<DeviceImpl>>
-  create(const DeviceOptions &Opts);
+  /// A device over \p B, described by \p Info.
+  static std::shared_ptr<DeviceImpl> create(std::unique_ptr<DeviceBackend> B,
+                                            DeviceInfo Info,
+                                            const DeviceOptions &Opts);
   ~DeviceImpl();
 
   DeviceInfo Info;
   DeviceOptions Opts;
-  uint8_t *Mem = nullptr;
+  std::unique_ptr<DeviceBackend> Backend;
 
   /// Allocates \p Bytes (> 0) at a 256-byte-aligned offset, zero-filled.
   llvm::Expected<uint64_t> allocate(uint64_t Bytes, uint64_t &Reserved);
-  /// Returns [Offset, Offset + Reserved) to the free list, zeroed.
+  /// Returns [Offset, Offset + Reserved) to the free list (zeroed when it
+  /// is next allocated).
   void release(uint64_t Offset, uint64_t Reserved);
   /// The end of the highest allocation (NamedBufferBase when none): the
   /// device memory a launch sees.
@@ -132,7 +187,7 @@ public:
   /// Marks the buffers of \p J used (at enqueue) or no longer (after it).
   void markPending(const LaunchJob &J, bool Add);
 
-  /// Runs \p J on the emulator over device memory, one launch at a time.
+  /// Runs \p J on the backend over [0, top()).
   llvm::Error run(LaunchJob &J);
 
   /// The default stream and every created one; they live as long as the
@@ -146,9 +201,9 @@ private:
   DeviceImpl() = default;
   std::mutex AllocMu;
   /// Free ranges by offset -> size, coalesced; covers [NamedBufferBase,
-  /// 2^32) minus the allocations.
+  /// Backend->memorySize()) minus the allocations.
   std::map<uint64_t, uint64_t> Free;
-  std::mutex RunMu;
+  uint64_t End = 0; ///< Backend->memorySize().
 };
 
 } // namespace wave::host

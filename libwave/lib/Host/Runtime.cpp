@@ -51,12 +51,35 @@ HostErrorCode errorCode(const Error &E) {
   return C;
 }
 
+/// The emulator's description for \p WaveWidth-lane waves.
+static std::string emulatorDescription(uint32_t WaveWidth) {
+  return "WAVE reference emulator, " + std::to_string(WaveWidth) +
+         "-lane waves";
+}
+
 std::vector<DeviceInfo> listDevices() {
   DeviceInfo Emu;
   Emu.Name = "emu";
   Emu.Kind = BackendKind::Emulator;
-  Emu.Description = "WAVE reference emulator, 32-lane waves";
-  return {Emu};
+  Emu.Description = emulatorDescription(DeviceOptions().WaveWidth);
+  std::vector<DeviceInfo> Ds = {Emu};
+  for (DeviceInfo &D : listCudaDevices())
+    Ds.push_back(std::move(D));
+  return Ds;
+}
+
+Error checkCompileLimits(unsigned OptLevel, unsigned MaxRegisters,
+                         StringRef OptLevelName, StringRef MaxRegistersName,
+                         StringRef Prefix) {
+  if (OptLevel > 3)
+    return hostError(HostErrorCode::InvalidArgument, Prefix + OptLevelName +
+                                                         " " + Twine(OptLevel) +
+                                                         " is not one of 0..3");
+  if (MaxRegisters < 1 || MaxRegisters > 256)
+    return hostError(HostErrorCode::InvalidArgument,
+                     Prefix + MaxRegistersName + " " + Twine(MaxRegisters) +
+                         " is not one of 1..256");
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -65,21 +88,32 @@ std::vector<DeviceInfo> listDevices() {
 
 Expected<Device> Device::open(StringRef Name, const DeviceOptions &Opts) {
   if (Name == "emu") {
-    Expected<std::shared_ptr<DeviceImpl>> D = DeviceImpl::create(Opts);
-    if (!D)
-      return D.takeError();
-    return Device(std::move(*D));
+    Expected<std::unique_ptr<DeviceBackend>> B = createEmulatorBackend(Opts);
+    if (!B)
+      return B.takeError();
+    DeviceInfo Info;
+    Info.Name = "emu";
+    Info.Kind = BackendKind::Emulator;
+    Info.Description = emulatorDescription(Opts.WaveWidth);
+    return Device(DeviceImpl::create(std::move(*B), std::move(Info), Opts));
   }
   StringRef Backend = Name.split(':').first, Index = Name.split(':').second;
   unsigned N = 0;
   bool GoodIndex = !Name.contains(':') || !Index.getAsInteger(10, N);
-  if ((Backend == "hsa" || Backend == "cuda") && GoodIndex)
-    return hostError(
-        HostErrorCode::NoDevice,
-        "device '" + Name + "': the host runtime has no " +
-            (Backend == "hsa" ? "HSA (ROCm)" : "CUDA") +
-            " backend yet; run the kernel with wave-run --device=" + Backend +
-            ", or open 'emu'");
+  if (Backend == "cuda" && GoodIndex) {
+    DeviceInfo Info;
+    Expected<std::unique_ptr<DeviceBackend>> B =
+        createCudaBackend(N, Opts, Info);
+    if (!B)
+      return B.takeError();
+    return Device(DeviceImpl::create(std::move(*B), std::move(Info), Opts));
+  }
+  if (Backend == "hsa" && GoodIndex)
+    return hostError(HostErrorCode::NoDevice,
+                     "device '" + Name +
+                         "': the host runtime has no HSA (ROCm) backend; run "
+                         "the kernel with wave-run --device=hsa, or open "
+                         "'emu' or 'cuda'");
   return hostError(HostErrorCode::InvalidArgument,
                    "unknown device '" + Name +
                        "': devices are named emu, hsa[:N] or cuda[:N]");
@@ -132,6 +166,8 @@ makeModule(std::shared_ptr<DeviceImpl> Dev, StringRef Name, WbinFile File) {
         I < M->File.Kernels.size() ? M->File.Kernels[I].Name : std::string();
     M->KernelNames.push_back(KN.empty() ? "kernel_" + std::to_string(I) : KN);
   }
+  if (Error E = M->Dev->Backend->prepare(*M))
+    return std::move(E);
   return M;
 }
 
@@ -160,11 +196,7 @@ Expected<Module> Device::loadModule(StringRef Path) {
   Expected<std::unique_ptr<MemoryBuffer>> B = readInputFile(Path);
   if (!B)
     return B.takeError();
-  StringRef Data = (*B)->getBuffer();
-  return loadModule(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Data.data()),
-                        Data.size()),
-      Path);
+  return loadModule(arrayRefFromStringRef((*B)->getBuffer()), Path);
 }
 
 /// The tool name in the diagnostics of compile() and compileFile(): they
@@ -190,6 +222,8 @@ static driver::CompilerOptions executableOptions(driver::CompilerOptions Opts) {
 
 Expected<Module> Device::compile(StringRef Source, StringRef Name,
                                  const driver::CompilerOptions &Opts) {
+  if (Error E = checkCompileLimits(Opts.OptLevel, Opts.MaxRegisters))
+    return std::move(E);
   driver::CompilerOptions O = executableOptions(Opts);
   std::string Check = driver::checkOptions(O);
   if (!Check.empty())
@@ -198,10 +232,7 @@ Expected<Module> Device::compile(StringRef Source, StringRef Name,
   raw_string_ostream DOS(Diags);
   if (driver::compileSource(CompilerName, Source, Name, O, Out, DOS))
     return compileError(std::move(Diags));
-  return loadModule(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Out.data()),
-                        Out.size()),
-      Name);
+  return loadModule(arrayRefFromStringRef(Out), Name);
 }
 
 Expected<Module> Device::compileFile(StringRef Path,
@@ -213,14 +244,8 @@ Expected<Module> Device::compileFile(StringRef Path,
                      "'" + Path + "': unknown source extension '" + Ext +
                          "': expected .py, .cpp, .rs, .ts, .wir or .wave, "
                          "or name the language");
-  if (OptLevel > 3)
-    return hostError(HostErrorCode::InvalidArgument, "optimisation level " +
-                                                         Twine(OptLevel) +
-                                                         " is not one of 0..3");
-  if (MaxRegisters < 1 || MaxRegisters > 256)
-    return hostError(HostErrorCode::InvalidArgument,
-                     "--max-registers " + Twine(MaxRegisters) +
-                         " is not one of 1..256");
+  if (Error E = checkCompileLimits(OptLevel, MaxRegisters))
+    return E;
   Expected<std::unique_ptr<MemoryBuffer>> B = readInputFile(Path);
   if (!B)
     return B.takeError();
@@ -252,10 +277,7 @@ Expected<Module> Device::compileFile(StringRef Path,
     raw_string_ostream DOS(Diags);
     if (driver::compileMIR(CompilerName, Text, Path, O, Out, DOS))
       return compileError(std::move(Diags));
-    return loadModule(
-        ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Out.data()),
-                          Out.size()),
-        Path);
+    return loadModule(arrayRefFromStringRef(Out), Path);
   }
   O.Lang = Lang ? *Lang : *hir::languageForPath(Path);
   return compile(Text, Path, O);
@@ -320,19 +342,14 @@ Error Buffer::write(ArrayRef<uint8_t> Data, uint64_t Offset) {
   if (Error E = checkCopy(Offset, Data.size(), Impl->Size, "write"))
     return E;
   Impl->Dev->waitForBuffer(*Impl);
-  if (!Data.empty())
-    std::memcpy(Impl->Dev->Mem + Impl->Offset + Offset, Data.data(),
-                Data.size());
-  return Error::success();
+  return Impl->Dev->Backend->write(Impl->Offset + Offset, Data);
 }
 
 Error Buffer::read(MutableArrayRef<uint8_t> Out, uint64_t Offset) const {
   if (Error E = checkCopy(Offset, Out.size(), Impl->Size, "read"))
     return E;
   Impl->Dev->waitForBuffer(*Impl);
-  if (!Out.empty())
-    std::memcpy(Out.data(), Impl->Dev->Mem + Impl->Offset + Offset, Out.size());
-  return Error::success();
+  return Impl->Dev->Backend->read(Impl->Offset + Offset, Out);
 }
 
 //===----------------------------------------------------------------------===//

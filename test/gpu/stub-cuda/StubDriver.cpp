@@ -262,6 +262,11 @@ CUresult cuCtxDestroy_v2(CUcontext Context) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuCtxSetCurrent(CUcontext Context) {
+  logLine("cuCtxSetCurrent");
+  return CUDA_SUCCESS;
+}
+
 CUresult cuCtxSynchronize() {
   logLine("cuCtxSynchronize");
   return Faulted ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;

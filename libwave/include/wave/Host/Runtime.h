@@ -15,6 +15,12 @@
 // llvm::Errors; every error this API creates is a HostError with a code
 // (HostErrorCode) and a message in the tools' words.
 //
+// Backends: the reference emulator ("emu", always there) and NVIDIA GPUs
+// through the CUDA driver API ("cuda:N", when libcuda.so.1 loads; the
+// library is opened at run time, never linked). AMD GPUs ("hsa:N") are
+// wave-run's only (--device=hsa); opening one here fails with NoDevice.
+// docs/host-api.md describes each backend's memory, launches and faults.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_HOST_RUNTIME_H
 #define WAVE_HOST_RUNTIME_H
@@ -43,10 +49,12 @@ enum class HostErrorCode {
   InvalidArgument = 1, ///< a bad name, type, size, shape or handle.
   NoDevice = 2,        ///< the backend's runtime or device is missing.
   Compile = 3,         ///< a kernel source or .wbin did not compile/load.
-  Fault = 4,           ///< the kernel faulted (emu::EmuErrorKind::Fault).
-  Limit = 5,           ///< the instruction limit was reached (EmuErrorKind::Limit).
-  Io = 6,              ///< a file could not be read.
-  Backend = 7,         ///< the GPU runtime reported a failure.
+  Fault = 4,   ///< the kernel faulted (emu::EmuErrorKind::Fault; on a GPU,
+               ///< the fault the driver reports, or a device a fault broke).
+  Limit = 5,   ///< the instruction limit was reached (EmuErrorKind::Limit),
+               ///< or a GPU launch outran DeviceOptions::TimeoutSeconds.
+  Io = 6,      ///< a file could not be read.
+  Backend = 7, ///< the GPU runtime reported a failure.
 };
 
 /// The error of every failing host API call: a code and a message. The
@@ -82,28 +90,53 @@ enum class BackendKind {
 
 /// One device a program may open.
 struct DeviceInfo {
-  /// What Device::open() takes: "emu", "hsa:N" or "cuda:N".
+  /// What Device::open() takes: "emu" or "cuda:N".
   std::string Name;
   BackendKind Kind = BackendKind::Emulator;
-  /// One line for people, e.g. "WAVE reference emulator, 32-lane waves".
+  /// One line for people, e.g. "WAVE reference emulator, 32-lane waves" or
+  /// "NVIDIA H100 80GB HBM3, sm_90, 132 multiprocessors, 81079 MiB (CUDA)".
   std::string Description;
 };
 
-/// The devices present: "emu". (The GPU backends of wave-run, HSA agents
-/// and CUDA devices, are not devices of this API yet.)
+/// The devices present: "emu" first, then "cuda:0", "cuda:1", ... when the
+/// CUDA driver loads and reports devices (a missing or unusable driver
+/// lists none). Each call asks the driver again.
 std::vector<DeviceInfo> listDevices();
 
-/// How a device runs kernels. Emulator options only; the GPU backends
-/// ignore them.
+/// How a device runs kernels. Jobs and MaxInstructions are the emulator's
+/// (a GPU ignores them); DeviceMemory and TimeoutSeconds are the GPU
+/// backends' (the emulator ignores them).
 struct DeviceOptions {
   /// Threads per launch (EmuConfig::Jobs): 1 one after another on the
   /// launching thread, 0 one per hardware thread. Results never depend on it.
   unsigned Jobs = 0;
-  /// Lanes per wave, 1..64 (EmuConfig::WaveWidth).
+  /// Lanes per wave, 1..64 (EmuConfig::WaveWidth); a CUDA device takes
+  /// only 32 (one wave per warp, formats/nvptx-abi.md).
   uint32_t WaveWidth = 32;
   /// Step limit per workgroup (EmuConfig::MaxInstructions); 0 = none.
   uint64_t MaxInstructions = 0;
+  /// Bytes of device memory a GPU device allocates when it opens (one
+  /// allocation, the arena, that every Buffer is carved from; WAVE device
+  /// addresses are offsets into it, so it is at most 4 GiB). 0: 1 GiB, or
+  /// the GPU's whole memory when it has less. Rounded up to 256 bytes.
+  /// The emulator always has the whole 4 GiB address space (reserved, and
+  /// committed as pages are touched).
+  uint64_t DeviceMemory = 0;
+  /// Seconds a GPU launch may run before it fails with Limit (<= 0: no
+  /// limit); wave-run's --timeout.
+  double TimeoutSeconds = 60;
 };
+
+/// Checks wave-compiler's optimisation level \p OptLevel (-O, 0..3) and
+/// register count \p MaxRegisters (--max-registers, 1..256), the one check
+/// of the C++, C and Python APIs: InvalidArgument "<Prefix><OptLevelName> N
+/// is not one of 0..3" or "<Prefix><MaxRegistersName> N is not one of
+/// 1..256", the names those of the caller's API.
+llvm::Error
+checkCompileLimits(unsigned OptLevel, unsigned MaxRegisters,
+                   llvm::StringRef OptLevelName = "optimisation level",
+                   llvm::StringRef MaxRegistersName = "--max-registers",
+                   llvm::StringRef Prefix = "");
 
 class Buffer;
 class Module;
@@ -119,9 +152,14 @@ class EventImpl;
 /// A place kernels run, with its device memory.
 class Device {
 public:
-  /// Opens the device named \p Name, as listDevices() names it. Errors:
-  /// InvalidArgument for an unknown name; NoDevice for "hsa[:N]" and
-  /// "cuda[:N]", which this version cannot open (the message says so).
+  /// Opens the device named \p Name: "emu", "cuda" or "cuda:N" ("cuda" is
+  /// "cuda:0"), as listDevices() names them. A CUDA device gets one context
+  /// and allocates its arena (DeviceOptions::DeviceMemory) here. Errors:
+  /// InvalidArgument for an unknown name or an option it cannot take;
+  /// NoDevice when the CUDA driver is missing or unusable, there is no
+  /// device N, or it is older than sm_70 (the message says which), and
+  /// for "hsa[:N]", which this API cannot open (wave-run --device=hsa
+  /// can); Backend when the driver fails (the arena does not fit, ...).
   static llvm::Expected<Device> open(llvm::StringRef Name = "emu",
                                      const DeviceOptions &Opts = {});
 
@@ -133,7 +171,9 @@ public:
   /// (std::nullopt: any element type). Errors: InvalidArgument for 0
   /// bytes or a size not a multiple of the element size; Backend when the
   /// device's memory is exhausted (the emulator's is 4 GiB, addresses are
-  /// 32-bit, formats/isa.md §4.9).
+  /// 32-bit, formats/isa.md §4.9; a GPU's is its arena,
+  /// DeviceOptions::DeviceMemory) or a GPU's zero-fill fails; Fault on a
+  /// GPU device a fault broke.
   llvm::Expected<Buffer> allocate(uint64_t Bytes,
                                   std::optional<WbinType> Element = {});
 
@@ -143,9 +183,13 @@ public:
   template <typename T>
   llvm::Expected<Buffer> upload(llvm::ArrayRef<T> Data);
 
-  /// Loads the .wbin at \p Path (formats/wbin.md). Errors: Io for an
-  /// unreadable file, Compile for a malformed one (the reader's located
-  /// message).
+  /// Loads the .wbin at \p Path (formats/wbin.md). On a CUDA device every
+  /// kernel is translated to PTX for the device (formats/nvptx-abi.md) and
+  /// the module JIT-loaded once, here; launches reuse it. Errors: Io for
+  /// an unreadable file, Compile for a malformed one (the reader's located
+  /// message), one the translation refuses, or PTX the driver's JIT
+  /// refuses (with the JIT's error log); Fault on a GPU device a fault
+  /// broke.
   llvm::Expected<Module> loadModule(llvm::StringRef Path);
   /// Loads a .wbin held in \p Bytes; \p Name names it in messages.
   llvm::Expected<Module> loadModule(llvm::ArrayRef<uint8_t> Bytes,
@@ -154,7 +198,9 @@ public:
   /// Compiles the kernel source \p Source (its name in diagnostics \p Name)
   /// through the whole pipeline, as wave-compiler does with \p Opts
   /// (Opts.Emit and Opts.Target are ignored: the result is an executable
-  /// .wbin). Errors: Compile with every diagnostic of the failing stage.
+  /// .wbin). Errors: InvalidArgument for options out of range
+  /// (checkCompileLimits(), driver::checkOptions()); Compile with every
+  /// diagnostic of the failing stage; then as loadModule().
   llvm::Expected<Module> compile(llvm::StringRef Source, llvm::StringRef Name,
                                  const driver::CompilerOptions &Opts);
   /// Reads and compiles the source file \p Path; its language comes from
@@ -171,7 +217,9 @@ public:
   /// The stream launches without one go to; launches on it run in order.
   Stream defaultStream();
   /// A new stream: launches on different streams may run concurrently
-  /// (on the emulator they run one at a time, in no promised order). Each
+  /// (on the emulator and on a CUDA device they run one at a time, in no
+  /// promised order; a CUDA launch is made and waited for synchronously by
+  /// the stream's worker thread). Each
   /// stream has a worker thread; streams live as long as their device.
   llvm::Expected<Stream> createStream();
   /// Waits until every launch on every stream of this device has finished.
@@ -200,18 +248,21 @@ public:
   /// The element type the buffer was created with, if any.
   std::optional<WbinType> elementType() const;
   /// The 32-bit device address a kernel sees in the parameter's register
-  /// (emulator: a device byte offset, formats/kernel-abi.md), a multiple
+  /// (a byte offset into the device's memory, formats/kernel-abi.md; on a
+  /// CUDA device, into its arena, formats/nvptx-abi.md), a multiple
   /// of 256 and at least 256 (address 0 is never a buffer's). It never
   /// changes while the buffer lives.
   uint64_t deviceAddress() const;
   /// The device the buffer is on.
   Device device() const;
 
-  /// Copies \p Data to device bytes [Offset, Offset + size). Errors:
-  /// InvalidArgument when it does not fit.
+  /// Copies \p Data to device bytes [Offset, Offset + size): a memcpy on
+  /// the emulator, one cuMemcpyHtoD of exactly those bytes on a CUDA
+  /// device. Errors: InvalidArgument when it does not fit; on a GPU,
+  /// Backend when the copy fails and Fault when a fault broke the device.
   llvm::Error write(llvm::ArrayRef<uint8_t> Data, uint64_t Offset = 0);
-  /// Copies device bytes [Offset, Offset + Out.size()) to \p Out. Errors:
-  /// InvalidArgument when the range does not fit.
+  /// Copies device bytes [Offset, Offset + Out.size()) to \p Out (one
+  /// cuMemcpyDtoH on a CUDA device). Errors: as write().
   llvm::Error read(llvm::MutableArrayRef<uint8_t> Out,
                    uint64_t Offset = 0) const;
 
@@ -336,8 +387,12 @@ public:
   llvm::Expected<Event> enqueue(Stream &S, const LaunchDims &Dims,
                                 llvm::ArrayRef<Arg> Args) const;
   /// enqueue() on the device's default stream, then waits for it. Returns
-  /// the launch's error: a fault's message names the kernel, PC, wave and
-  /// lane as wave-run does; the device stays usable.
+  /// the launch's error: on the emulator a fault's message names the
+  /// kernel, PC, wave and lane as wave-run does, and the device stays
+  /// usable; on a CUDA device a fault is the driver's error
+  /// ("kernel 'k' faulted on the GPU: CUDA_ERROR_ILLEGAL_ADDRESS (...)"),
+  /// and it leaves the device unusable: every later call that needs the
+  /// GPU fails with Fault, until the device is opened again.
   llvm::Error launch(const LaunchDims &Dims, llvm::ArrayRef<Arg> Args) const;
 
 private:
@@ -373,7 +428,9 @@ public:
   /// Whether the launch has finished.
   bool done() const;
   /// Microseconds the launch ran, from its start on the device to its end
-  /// (wall clock, std::chrono::steady_clock); waits for it first.
+  /// (wall clock, std::chrono::steady_clock, measured on the stream's
+  /// worker thread, which runs a GPU launch synchronously and waits for
+  /// it); waits for it first.
   double elapsedMicroseconds();
 
 private:

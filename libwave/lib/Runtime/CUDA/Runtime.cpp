@@ -1,15 +1,16 @@
 //===- Runtime.cpp - NVIDIA GPUs through the CUDA driver API --------------===//
 //
-// Device queries, and one dispatch: context, module from PTX, device
-// memory, the launches on one stream with completion polled against a
-// deadline, event timing, and the copy back. The parameter bytes and the
-// launch shape come from Launch.cpp.
+// Device queries; a Context's pieces: module from PTX, device memory and
+// copies, a launch on the context's stream with completion polled against
+// a deadline and event timing; and one dispatch made of them. The parameter
+// bytes and the launch shape come from Launch.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "wave/Runtime/CUDA/Runtime.h"
 #include "wave/NVPTX/Translate.h"
 #include "wave/Runtime/CUDA/Launch.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -31,38 +32,6 @@ Error cudaError(CudaErrorKind Kind, const Twine &Msg) {
 
 /// Bytes of each PTX JIT log buffer.
 constexpr size_t JitLogBytes = 16384;
-
-/// Everything a dispatch holds, released in reverse order of creation
-/// unless Abandon is set (a launch that timed out still runs; destroying
-/// its context would wait for it).
-struct Resources {
-  const Driver &D;
-  CUcontext Context = nullptr;
-  CUmodule Module = nullptr;
-  CUdeviceptr Memory = 0;
-  CUstream Stream = nullptr;
-  CUevent Start = nullptr, End = nullptr;
-  bool Abandon = false;
-
-  explicit Resources(const Driver &D) : D(D) {}
-  ~Resources() {
-    if (Abandon || !Context)
-      return;
-    // Release errors are not reported: a fault already made the context
-    // unusable, and the fault is the error that matters.
-    if (End)
-      D.cuEventDestroy(End);
-    if (Start)
-      D.cuEventDestroy(Start);
-    if (Stream)
-      D.cuStreamDestroy(Stream);
-    if (Memory)
-      D.cuMemFree(Memory);
-    if (Module)
-      D.cuModuleUnload(Module);
-    D.cuCtxDestroy(Context);
-  }
-};
 
 /// The JIT log text of \p Buffer: up to the first NUL, without trailing
 /// blank lines.
@@ -186,14 +155,12 @@ Error Runtime::checkDevice(unsigned Index) const {
                                                 " (see --list-devices)");
 }
 
-Expected<DispatchResult> Runtime::dispatch(unsigned DeviceIndex,
-                                           const DispatchRequest &R) {
-  if (Error E = checkDevice(DeviceIndex))
-    return std::move(E);
-  const DeviceInfo &Dev = Infos[DeviceIndex];
-  const std::string &Kernel = R.KernelName;
+Expected<LaunchShape> launchShapeFor(const DeviceInfo &Dev,
+                                     std::array<uint32_t, 3> Workgroups,
+                                     std::array<uint32_t, 3> GroupSize,
+                                     uint32_t LocalMemory, StringRef Kernel) {
   Expected<LaunchShape> Shape =
-      computeLaunchShape(R.Workgroups, R.GroupSize, R.LocalMemory);
+      computeLaunchShape(Workgroups, GroupSize, LocalMemory);
   if (!Shape)
     return cudaError(CudaErrorKind::Failure,
                      "kernel '" + Kernel + "': " + toString(Shape.takeError()));
@@ -203,13 +170,76 @@ Expected<DispatchResult> Runtime::dispatch(unsigned DeviceIndex,
         "kernel '" + Kernel + "' needs " + Twine(Shape->SharedBytes) +
             " bytes of local memory per workgroup; CUDA device '" + Dev.Name +
             "' has at most " + Twine(Dev.MaxSharedPerBlock) + " per CTA");
+  return Shape;
+}
 
-  Resources Res(D);
-  if (Error E = D.check(
-          D.cuCtxCreate(&Res.Context, CU_CTX_SCHED_AUTO, Handles[DeviceIndex]),
-          "cuCtxCreate"))
+//===----------------------------------------------------------------------===//
+// Context
+//===----------------------------------------------------------------------===//
+
+Expected<std::unique_ptr<Context>> Context::create(const Runtime &RT,
+                                                   unsigned Index) {
+  if (Error E = RT.checkDevice(Index))
     return std::move(E);
+  const Driver &D = RT.driver();
+  std::unique_ptr<Context> C(new Context(D, RT.devices()[Index]));
+  if (Error E =
+          D.check(D.cuCtxCreate(&C->Ctx, CU_CTX_SCHED_AUTO, RT.handle(Index)),
+                  "cuCtxCreate")) {
+    C->Ctx = nullptr;
+    return std::move(E);
+  }
+  return std::move(C);
+}
 
+Context::~Context() {
+  if (Abandoned || !Ctx)
+    return;
+  // Release errors are not reported: a fault already made the context
+  // unusable, and the fault is the error that matters.
+  D.cuCtxSetCurrent(Ctx);
+  if (End)
+    D.cuEventDestroy(End);
+  if (Start)
+    D.cuEventDestroy(Start);
+  if (Stream)
+    D.cuStreamDestroy(Stream);
+  D.cuCtxDestroy(Ctx);
+}
+
+Error Context::makeCurrent() {
+  return D.check(D.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent");
+}
+
+Expected<CUdeviceptr> Context::allocate(uint64_t Bytes) {
+  CUdeviceptr P = 0;
+  if (Error E = D.check(D.cuMemAlloc(&P, std::max<uint64_t>(Bytes, 1)),
+                        "cuMemAlloc of " + Twine(Bytes) + " bytes"))
+    return std::move(E);
+  return P;
+}
+
+void Context::free(CUdeviceptr P) {
+  if (P && !Abandoned)
+    D.cuMemFree(P);
+}
+
+Error Context::copyToDevice(CUdeviceptr To, const void *From, uint64_t Bytes) {
+  return D.check(D.cuMemcpyHtoD(To, From, Bytes),
+                 "cuMemcpyHtoD of " + Twine(Bytes) + " bytes");
+}
+
+Error Context::copyFromDevice(void *To, CUdeviceptr From, uint64_t Bytes) {
+  return D.check(D.cuMemcpyDtoH(To, From, Bytes),
+                 "cuMemcpyDtoH of " + Twine(Bytes) + " bytes");
+}
+
+Error Context::zero(CUdeviceptr At, uint64_t Bytes) {
+  return D.check(D.cuMemsetD8(At, 0, Bytes),
+                 "cuMemsetD8 of " + Twine(Bytes) + " bytes");
+}
+
+Expected<CUmodule> Context::loadModule(StringRef PTX) {
   // The PTX JIT, with its logs: the error log says why PTX was refused.
   std::vector<char> ErrorLog(JitLogBytes, 0), InfoLog(JitLogBytes, 0);
   CUjit_option Options[] = {
@@ -218,121 +248,174 @@ Expected<DispatchResult> Runtime::dispatch(unsigned DeviceIndex,
   void *Values[] = {ErrorLog.data(), reinterpret_cast<void *>(JitLogBytes),
                     InfoLog.data(), reinterpret_cast<void *>(JitLogBytes)};
   // cuModuleLoadDataEx reads PTX as a NUL-terminated string.
-  std::string Text = R.PTX.str();
-  if (CUresult C = D.cuModuleLoadDataEx(&Res.Module, Text.c_str(),
-                                        std::size(Options), Options, Values);
+  std::string Text = PTX.str();
+  CUmodule M = nullptr;
+  if (CUresult C = D.cuModuleLoadDataEx(&M, Text.c_str(), std::size(Options),
+                                        Options, Values);
       C != CUDA_SUCCESS) {
-    Res.Module = nullptr;
-    std::string Msg = "PTX JIT compilation for " + Dev.arch() +
+    std::string Msg = "PTX JIT compilation for " + Info.arch() +
                       " failed: cuModuleLoadDataEx: " + D.describe(C);
     std::string Log = logText(ErrorLog);
     if (!Log.empty())
       Msg += "\n" + Log;
     return cudaError(CudaErrorKind::Failure, Msg);
   }
-  CUfunction Function = nullptr;
-  if (Error E = D.check(
-          D.cuModuleGetFunction(&Function, Res.Module, R.Symbol.c_str()),
-          "cuModuleGetFunction of '" + R.Symbol + "'"))
-    return std::move(E);
-  if (Shape->needsSharedOptIn())
-    if (Error E = D.check(D.cuFuncSetAttribute(
-                              Function,
-                              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                              int(Shape->SharedBytes)),
-                          "cuFuncSetAttribute (" + Twine(Shape->SharedBytes) +
-                              " bytes of dynamic shared memory)"))
-      return std::move(E);
+  return M;
+}
 
-  // Device memory, with the start image.
-  if (Error E = D.check(
-          D.cuMemAlloc(&Res.Memory, std::max<size_t>(R.Memory.size(), 1)),
-          "cuMemAlloc of " + Twine(R.Memory.size()) + " bytes"))
-    return std::move(E);
-  if (!R.Memory.empty())
-    if (Error E = D.check(
-            D.cuMemcpyHtoD(Res.Memory, R.Memory.data(), R.Memory.size()),
-            "cuMemcpyHtoD of " + Twine(R.Memory.size()) + " bytes"))
-      return std::move(E);
+void Context::unloadModule(CUmodule M) {
+  if (M && !Abandoned)
+    D.cuModuleUnload(M);
+}
 
-  if (Error E = D.check(D.cuStreamCreate(&Res.Stream, CU_STREAM_DEFAULT),
-                        "cuStreamCreate"))
+Expected<CUfunction> Context::function(CUmodule M, StringRef Symbol) {
+  CUfunction F = nullptr;
+  std::string Name = Symbol.str();
+  if (Error E = D.check(D.cuModuleGetFunction(&F, M, Name.c_str()),
+                        "cuModuleGetFunction of '" + Name + "'"))
     return std::move(E);
-  if (R.Profile) {
-    if (Error E = D.check(D.cuEventCreate(&Res.Start, CU_EVENT_DEFAULT),
-                          "cuEventCreate"))
+  return F;
+}
+
+Expected<double> Context::launch(CUfunction F, const LaunchShape &Shape,
+                                 const KernelParamValues &V, StringRef Kernel,
+                                 double TimeoutSeconds, bool Profile) {
+  if (Shape.needsSharedOptIn())
+    if (Error E =
+            D.check(D.cuFuncSetAttribute(
+                        F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        int(Shape.SharedBytes)),
+                    "cuFuncSetAttribute (" + Twine(Shape.SharedBytes) +
+                        " bytes of dynamic shared memory)"))
       return std::move(E);
-    if (Error E = D.check(D.cuEventCreate(&Res.End, CU_EVENT_DEFAULT),
-                          "cuEventCreate"))
+  if (!Stream)
+    if (Error E = D.check(D.cuStreamCreate(&Stream, CU_STREAM_DEFAULT),
+                          "cuStreamCreate")) {
+      Stream = nullptr;
+      return std::move(E);
+    }
+  if (Profile && !Start) {
+    if (Error E =
+            D.check(D.cuEventCreate(&Start, CU_EVENT_DEFAULT), "cuEventCreate"))
+      return std::move(E);
+    if (Error E =
+            D.check(D.cuEventCreate(&End, CU_EVENT_DEFAULT), "cuEventCreate"))
       return std::move(E);
   }
 
+  KernelParams Params = packKernelParams(V);
+  std::vector<void *> Pointers = Params.pointers();
+  if (Profile)
+    if (Error E = D.check(D.cuEventRecord(Start, Stream), "cuEventRecord"))
+      return std::move(E);
+  if (Error E = D.check(
+          D.cuLaunchKernel(F, Shape.Grid[0], Shape.Grid[1], Shape.Grid[2],
+                           Shape.Block[0], Shape.Block[1], Shape.Block[2],
+                           Shape.SharedBytes, Stream, Pointers.data(), nullptr),
+          "cuLaunchKernel of kernel '" + Kernel + "'"))
+    return std::move(E);
+  if (Profile)
+    if (Error E = D.check(D.cuEventRecord(End, Stream), "cuEventRecord"))
+      return std::move(E);
+
+  // Poll, sleeping a little longer each time up to 1 ms, so that a timeout
+  // is honoured without a blocking synchronise that could not be
+  // interrupted.
+  auto Begin = std::chrono::steady_clock::now();
+  for (unsigned Polls = 0;; ++Polls) {
+    CUresult Q = D.cuStreamQuery(Stream);
+    if (Q == CUDA_SUCCESS)
+      break;
+    if (Q != CUDA_ERROR_NOT_READY) {
+      Faulted = true;
+      return cudaError(CudaErrorKind::Failure,
+                       "kernel '" + Kernel +
+                           "' faulted on the GPU: " + D.describe(Q));
+    }
+    double Waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin)
+            .count();
+    if (TimeoutSeconds > 0 && Waited >= TimeoutSeconds) {
+      Abandoned = true;
+      return cudaError(CudaErrorKind::Timeout,
+                       "kernel '" + Kernel + "' did not complete in " +
+                           formatv("{0}", TimeoutSeconds).str() +
+                           " s (--timeout)");
+    }
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(std::min(10u << std::min(Polls, 7u), 1000u)));
+  }
+  if (!Profile)
+    return 0.0;
+  float Milliseconds = 0;
+  if (Error E = D.check(D.cuEventElapsedTime(&Milliseconds, Start, End),
+                        "cuEventElapsedTime"))
+    return std::move(E);
+  return double(Milliseconds) / 1000;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime::dispatch
+//===----------------------------------------------------------------------===//
+
+Expected<DispatchResult> Runtime::dispatch(unsigned DeviceIndex,
+                                           const DispatchRequest &R) {
+  if (Error E = checkDevice(DeviceIndex))
+    return std::move(E);
+  Expected<LaunchShape> Shape =
+      launchShapeFor(Infos[DeviceIndex], R.Workgroups, R.GroupSize,
+                     R.LocalMemory, R.KernelName);
+  if (!Shape)
+    return Shape.takeError();
+
+  Expected<std::unique_ptr<Context>> C = Context::create(*this, DeviceIndex);
+  if (!C)
+    return C.takeError();
+  Context &Ctx = **C;
+  // The module and the memory, released before the context goes.
+  CUmodule Module = nullptr;
+  CUdeviceptr Memory = 0;
+  llvm::scope_exit Release([&] {
+    Ctx.free(Memory);
+    Ctx.unloadModule(Module);
+  });
+
+  Expected<CUmodule> M = Ctx.loadModule(R.PTX);
+  if (!M)
+    return M.takeError();
+  Module = *M;
+  Expected<CUfunction> Function = Ctx.function(Module, R.Symbol);
+  if (!Function)
+    return Function.takeError();
+
+  // Device memory, with the start image.
+  Expected<CUdeviceptr> Mem = Ctx.allocate(R.Memory.size());
+  if (!Mem)
+    return Mem.takeError();
+  Memory = *Mem;
+  if (!R.Memory.empty())
+    if (Error E = Ctx.copyToDevice(Memory, R.Memory.data(), R.Memory.size()))
+      return std::move(E);
+
   KernelParamValues V;
-  V.DeviceBase = Res.Memory;
+  V.DeviceBase = Memory;
   V.Registers = R.Registers;
   V.DeviceMemorySize = R.Memory.size();
   V.LocalMemorySize = R.LocalMemory;
   V.WorkgroupSize = R.GroupSize;
-  KernelParams Params = packKernelParams(V);
-  std::vector<void *> Pointers = Params.pointers();
 
   DispatchResult Result;
   for (unsigned N = 0; N < std::max(R.Repeat, 1u); ++N) {
+    Expected<double> Seconds = Ctx.launch(*Function, *Shape, V, R.KernelName,
+                                          R.TimeoutSeconds, R.Profile);
+    if (!Seconds)
+      return Seconds.takeError();
     if (R.Profile)
-      if (Error E =
-              D.check(D.cuEventRecord(Res.Start, Res.Stream), "cuEventRecord"))
-        return std::move(E);
-    if (Error E = D.check(
-            D.cuLaunchKernel(Function, Shape->Grid[0], Shape->Grid[1],
-                             Shape->Grid[2], Shape->Block[0], Shape->Block[1],
-                             Shape->Block[2], Shape->SharedBytes, Res.Stream,
-                             Pointers.data(), nullptr),
-            "cuLaunchKernel of kernel '" + Kernel + "'"))
-      return std::move(E);
-    if (R.Profile)
-      if (Error E =
-              D.check(D.cuEventRecord(Res.End, Res.Stream), "cuEventRecord"))
-        return std::move(E);
-
-    // Poll, sleeping a little longer each time up to 1 ms, so that a
-    // timeout is honoured without a blocking synchronise that could not be
-    // interrupted.
-    auto Begin = std::chrono::steady_clock::now();
-    for (unsigned Polls = 0;; ++Polls) {
-      CUresult Q = D.cuStreamQuery(Res.Stream);
-      if (Q == CUDA_SUCCESS)
-        break;
-      if (Q != CUDA_ERROR_NOT_READY)
-        return cudaError(CudaErrorKind::Failure,
-                         "kernel '" + Kernel +
-                             "' faulted on the GPU: " + D.describe(Q));
-      double Waited = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - Begin)
-                          .count();
-      if (R.TimeoutSeconds > 0 && Waited >= R.TimeoutSeconds) {
-        Res.Abandon = true;
-        return cudaError(CudaErrorKind::Timeout,
-                         "kernel '" + Kernel + "' did not complete in " +
-                             formatv("{0}", R.TimeoutSeconds).str() +
-                             " s (--timeout)");
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(
-          std::min(10u << std::min(Polls, 7u), 1000u)));
-    }
-    if (R.Profile) {
-      float Milliseconds = 0;
-      if (Error E =
-              D.check(D.cuEventElapsedTime(&Milliseconds, Res.Start, Res.End),
-                      "cuEventElapsedTime"))
-        return std::move(E);
-      Result.Seconds.push_back(double(Milliseconds) / 1000);
-    }
+      Result.Seconds.push_back(*Seconds);
   }
 
   if (!R.Memory.empty())
-    if (Error E = D.check(
-            D.cuMemcpyDtoH(R.Memory.data(), Res.Memory, R.Memory.size()),
-            "cuMemcpyDtoH of " + Twine(R.Memory.size()) + " bytes"))
+    if (Error E = Ctx.copyFromDevice(R.Memory.data(), Memory, R.Memory.size()))
       return std::move(E);
   return Result;
 }
