@@ -13,7 +13,10 @@
 #   4. the differential tester (test/difftest/difftest.py) with wave-run
 #      --device=cuda as the executor: DIFFTEST_COUNT (300) random kernels
 #      from seed DIFFTEST_SEED (70000), at most DIFFTEST_S (120) seconds;
-#   5. test/bench/gpu/run_gpu_bench.py: the tiled GEMM (N = 4096) and
+#   5. test/bench/emu_scaling.sh: the emulator with --jobs 1, 2, 4, 8 and
+#      16 on the machine's cores (issue 28's table), at most SCALING_S (150)
+#      seconds;
+#   6. test/bench/gpu/run_gpu_bench.py: the tiled GEMM (N = 4096) and
 #      vector_add (1 GiB operands) against cuBLAS and torch add, with the
 #      ptxas register report of each kernel (the rest of the budget:
 #      DEVICE_CHECK_BUDGET seconds in all, default 470, under 8 minutes).
@@ -33,6 +36,7 @@ suite_s="${SUITE_S:-180}"
 difftest_n="${DIFFTEST_COUNT:-300}"     # random kernels on the GPU
 difftest_s="${DIFFTEST_S:-120}"
 difftest_seed="${DIFFTEST_SEED:-70000}"
+scaling_s="${SCALING_S:-150}"
 # A bundle from scripts/device-bundle.sh carries its libraries in ../lib.
 if [ -d "$bindir/../lib" ]; then
   export LD_LIBRARY_PATH="$(cd "$bindir/../lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -41,7 +45,7 @@ fi
 step() { echo; echo "== $* ($((SECONDS))s)"; }
 
 check() {
-  local rc_suite rc_dt rc_bench left
+  local rc_suite rc_dt rc_scaling rc_bench left
   echo "device-check: $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname)," \
        "$(nproc) cores, bin dir $bindir"
   echo "device-check: source $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '(no git)')" \
@@ -100,6 +104,12 @@ check() {
   rc_dt=$?
   [ $rc_dt -eq 124 ] && echo "difftest: TIMED OUT after ${difftest_s}s"
 
+  step "emulator scaling: wave-run --jobs 1..16 (at most ${scaling_s}s)"
+  # The bin dir's parent is the build (or bundle) directory of the script.
+  timeout -k 10 "$scaling_s" sh test/bench/emu_scaling.sh "$bindir/.." 1 2 4 8 16
+  rc_scaling=$?
+  [ $rc_scaling -eq 124 ] && echo "emu_scaling: TIMED OUT after ${scaling_s}s"
+
   left=$((budget - SECONDS))
   [ $left -lt 60 ] && left=60
   step "GPU benchmark (at most ${left}s)"
@@ -112,7 +122,7 @@ check() {
 
   step "summary"
   echo "device-check: cuda-suite exit $rc_suite, difftest exit $rc_dt," \
-       "run_gpu_bench exit $rc_bench, ${SECONDS}s"
+       "emu_scaling exit $rc_scaling, run_gpu_bench exit $rc_bench, ${SECONDS}s"
   [ $rc_suite -eq 0 ] && [ $rc_dt -eq 0 ] && [ $rc_bench -eq 0 ]
 }
 
