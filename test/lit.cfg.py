@@ -46,6 +46,9 @@ config.substitutions.append(("%bindir", config.wave_tools_dir))
 # The stub CUDA driver (test/gpu/stub-cuda/): `env WAVE_CUDA_DRIVER=%cuda_stub
 # wave-run --device=cuda ...` runs the CUDA path without a GPU.
 config.substitutions.append(("%cuda_stub", getattr(config, "wave_cuda_stub", "")))
+# The stub HSA runtime (test/gpu/stub-hsa/): `env WAVE_HSA_RUNTIME=%hsa_stub
+# wave-run --device=hsa ...` runs the HSA path without an AMD GPU.
+config.substitutions.append(("%hsa_stub", getattr(config, "wave_hsa_stub", "")))
 
 # The AMDGCN stage's external tools (libwave/README.md "The AMDGCN stage"):
 # clang-22 and ld.lld-22 assemble and link code objects, llvm-readelf-22 and

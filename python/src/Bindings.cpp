@@ -653,8 +653,9 @@ PYBIND11_MODULE(_wavetools, M) {
       },
       "devices() -> list[str]\n\n"
       "The names of the devices present, \"emu\" (the reference emulator) "
-      "first, then \"cuda:N\" for each CUDA device when the CUDA driver "
-      "loads (none when it does not).");
+      "first, then \"hsa:N\" for each AMD GPU agent when the HSA runtime "
+      "loads, then \"cuda:N\" for each CUDA device when the CUDA driver "
+      "loads (none when they do not).");
 
   py::class_<PyDevice>(M, "Device",
                        "A place kernels run, with its device memory.\n\n"
@@ -745,18 +746,19 @@ PYBIND11_MODULE(_wavetools, M) {
       py::arg("device_memory") = 0, py::arg("timeout") = 60.0,
       "device(name=\"emu\", jobs=0, device_memory=0, timeout=60.0) -> "
       "Device\n\n"
-      "Opens the device `name`: \"emu\" (the reference emulator) or "
+      "Opens the device `name`: \"emu\" (the reference emulator), "
+      "\"hsa:N\" (\"hsa\" means agent 0) when ROCm's HSA runtime loads, or "
       "\"cuda:N\" (\"cuda\" means device 0) when the CUDA driver loads; "
       "devices() lists them. `jobs` is the emulator's threads per launch, "
-      "0 for one per hardware thread; results never depend on it. A CUDA "
+      "0 for one per hardware thread; results never depend on it. A GPU "
       "device allocates `device_memory` bytes of device memory when it "
       "opens, every buffer's storage (0: 1 GiB, or the GPU's memory when "
       "less; at most 4 GiB, WAVE addresses being 32-bit), and a launch on "
       "it fails with code \"limit\" after `timeout` seconds (<= 0: never). "
-      "Raises Error with code \"no_device\" when the backend, its driver or "
-      "the device is absent (\"hsa:N\" always: AMD GPUs are wave-run's "
-      "only). A kernel fault on a CUDA device (code \"fault\") leaves the "
-      "device unusable: later calls on it raise \"fault\"; open it again.");
+      "Raises Error with code \"no_device\" when the backend, its runtime "
+      "or driver, or the device is absent. A kernel fault on a GPU device "
+      "(code \"fault\") leaves the device unusable: later calls on it "
+      "raise \"fault\"; open it again.");
 
   py::class_<PyBuffer>(
       M, "Buffer",
@@ -875,7 +877,7 @@ PYBIND11_MODULE(_wavetools, M) {
            "Raises Error: \"invalid_argument\" for a bad argument, "
            "\"fault\" when the kernel faults (on the emulator the message "
            "names the kernel, PC, wave and lane, and the device stays "
-           "usable; on a CUDA device it is the driver's error, and the "
+           "usable; on a GPU device it is the runtime's error, and the "
            "device is unusable from then on), \"limit\" at the emulator's "
            "instruction limit or a GPU device's timeout.")
       .def("launch", &PyKernel::launch,

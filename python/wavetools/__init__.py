@@ -18,9 +18,10 @@ or load kernels and call them like functions.
     y = np.ones(1000, dtype=np.float32)
     mod.saxpy(2.0, x, y, len(x), grid=4)   # y is written back: 2 * x + 1
 
-Devices: "emu", the reference emulator, and "cuda:N", an NVIDIA GPU, when
-the CUDA driver loads (wt.devices() lists them; wt.device("cuda",
-device_memory=..., timeout=...) opens one). On a GPU, buffers live in one
+Devices: "emu", the reference emulator; "hsa:N", an AMD GPU agent, when
+ROCm's HSA runtime loads; and "cuda:N", an NVIDIA GPU, when the CUDA driver
+loads (wt.devices() lists them; wt.device("cuda", device_memory=...,
+timeout=...) or wt.device("hsa", ...) opens one). On a GPU, buffers live in one
 allocation made when the device opens, modules are translated and loaded
 once, and a kernel fault leaves the device unusable (open it again);
 docs/host-api.md says more.

@@ -5,7 +5,8 @@
  * position, on a stream), checks y = a * x + y against a computation by hand,
  * and checks the failures: a wrong argument name (WAVE_ERROR_INVALID_ARGUMENT
  * naming the parameter), a source that does not compile, NULL pointers.
- * "capi-test cuda MODE" checks a CUDA device against the stub driver.
+ * "capi-test cuda MODE" and "capi-test hsa MODE" check a CUDA device and an
+ * HSA device against the stub CUDA driver and the stub HSA runtime.
  * Prints one line per check ("ok ..." or "FAIL ...") and exits non-zero on a
  * failure; test/lit/capi/capi.test runs it.
  *
@@ -54,16 +55,22 @@ static int yIsSaxpy(float A, const float *Y0s, const float *Ys) {
   return 1;
 }
 
-/* "capi-test cuda MODE": a CUDA device against the stub driver
- * (test/gpu/stub-cuda/, test/lit/capi/cuda-stub.test), which runs no kernel:
- * MODE "run" uploads x and y, launches saxpy twice and checks that y comes
- * back as it was written; "fault", "jit" and "nodevice" check the statuses
- * of the stub's failures (WAVE_CUDA_STUB_FAIL). */
-static int cudaMode(const char *Mode) {
+/* "capi-test BACKEND MODE": a GPU device of BACKEND ("cuda" or "hsa")
+ * against its stub (test/gpu/stub-cuda/ and test/lit/capi/cuda-stub.test,
+ * test/gpu/stub-hsa/ and test/lit/capi/hsa-stub.test), which runs no
+ * kernel: MODE "run" uploads x and y, launches saxpy twice and checks that
+ * y comes back as it was written; "fault", "jit" (CUDA: the PTX JIT
+ * refuses the module), "load" (HSA: the code object loader refuses it)
+ * and "nodevice" check the statuses of the stub's failures
+ * (WAVE_CUDA_STUB_FAIL, WAVE_HSA_STUB_FAIL). */
+static int gpuMode(const char *Backend, const char *Mode) {
+  char First[16], Open[40];
+  snprintf(First, sizeof First, "%s:0", Backend);
+  snprintf(Open, sizeof Open, "wave_device_open_ex %s", Backend);
   size_t Count = 0;
   succeeded(wave_device_count(&Count), "wave_device_count");
   wave_device_t Dev = NULL;
-  wave_status_t S = wave_device_open_ex("cuda", 0, 1 << 20, 60, &Dev);
+  wave_status_t S = wave_device_open_ex(Backend, 0, 1 << 20, 60, &Dev);
   if (strcmp(Mode, "nodevice") == 0) {
     check(Count == 1, "only emu is listed");
     printf("  %s: %s\n", wave_status_name(S), wave_last_error());
@@ -73,16 +80,19 @@ static int cudaMode(const char *Mode) {
   }
   const char *Second = NULL;
   succeeded(wave_device_name(1, &Second), "wave_device_name 1");
-  check(Count == 2 && Second && strcmp(Second, "cuda:0") == 0,
-        "device 1 is cuda:0");
-  if (!succeeded(S, "wave_device_open_ex cuda"))
+  printf("  device 1: %s\n", Second ? Second : "(none)");
+  check(Count == 2 && Second && strcmp(Second, First) == 0,
+        "device 1 is the GPU");
+  if (!succeeded(S, Open))
     return 1;
   wave_module_t Mod = NULL;
   S = wave_module_compile_source(Dev, SaxpySource, "python", 2, 0, &Mod);
-  if (strcmp(Mode, "jit") == 0) {
+  if (strcmp(Mode, "jit") == 0 || strcmp(Mode, "load") == 0) {
     printf("  %s: %s\n", wave_status_name(S), wave_last_error());
     check(S == WAVE_ERROR_COMPILE && Mod == NULL,
-          "a JIT failure gives WAVE_ERROR_COMPILE");
+          strcmp(Mode, "jit") == 0
+              ? "a JIT failure gives WAVE_ERROR_COMPILE"
+              : "a code object load failure gives WAVE_ERROR_COMPILE");
     wave_device_release(Dev);
     return Failures != 0;
   }
@@ -136,8 +146,9 @@ int main(int Argc, char **Argv) {
     X[I] = (float)I;
     Y0[I] = (float)(N - I);
   }
-  if (Argc == 3 && strcmp(Argv[1], "cuda") == 0)
-    return cudaMode(Argv[2]);
+  if (Argc == 3 &&
+      (strcmp(Argv[1], "cuda") == 0 || strcmp(Argv[1], "hsa") == 0))
+    return gpuMode(Argv[1], Argv[2]);
 
   size_t Count = 0;
   const char *First = NULL;

@@ -79,6 +79,31 @@ TEST(HSAKernargs, WrongParameterCount) {
             "kernel takes 2 parameter values, 1 given");
 }
 
+// A loaded kernel's parameter count comes from its kernarg segment size
+// (H + 24, H = align8(8 + 4N)): the larger N of the two that fit; sizes
+// the ABI never gives are refused, naming the kernel.
+TEST(HSAKernargs, LayoutFromSegmentSize) {
+  LoadedKernel K;
+  K.Symbol = "k.kd";
+  for (auto [Size, N] :
+       {std::pair<uint32_t, unsigned>{32, 0}, {40, 2}, {48, 4}, {56, 6}}) {
+    K.KernargSize = Size;
+    llvm::Expected<KernargLayout> L = K.layout();
+    ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+    EXPECT_EQ(L->NumParams, N) << Size;
+    EXPECT_EQ(L->size(), Size);
+  }
+  for (uint32_t Size : {0u, 24u, 44u, 8192u}) {
+    K.KernargSize = Size;
+    llvm::Expected<KernargLayout> L = K.layout();
+    ASSERT_FALSE(bool(L)) << Size;
+    EXPECT_EQ(llvm::toString(L.takeError()),
+              "kernel 'k.kd' has a kernarg segment of " + std::to_string(Size) +
+                  " bytes, which is not the wavetools kernel ABI "
+                  "(formats/amdgcn-abi.md)");
+  }
+}
+
 // The runner packs what the emitter promises in the code object's
 // metadata: the segment size and the hidden arguments' offsets.
 TEST(HSAKernargs, MatchesEmittedMetadata) {

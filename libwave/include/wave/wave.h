@@ -55,17 +55,18 @@ const char *wave_last_error(void);
 /* A constant name for a status: "WAVE_ERROR_FAULT", ... */
 const char *wave_status_name(wave_status_t status);
 
-/* Devices: "emu" and, when the CUDA driver (libcuda.so.1) loads, "cuda:N"
- * ("cuda" = "cuda:0"), as wave_device_count/wave_device_name list them
- * (wave::host::Device::open; "hsa:N" gives WAVE_ERROR_NO_DEVICE, as does a
- * missing driver or device). jobs: the emulator's threads per launch,
- * 0 = all cores. A CUDA device allocates its device memory when it opens:
- * wave_device_open_ex's device_memory bytes (0 = 1 GiB, or the GPU's
- * memory when less; at most 4 GiB, WAVE addresses being 32-bit), and a
- * launch on it may run timeout_s seconds (<= 0: no limit; then
- * WAVE_ERROR_LIMIT); wave_device_open takes the defaults (0, 60 s). A
- * fault on a CUDA device (WAVE_ERROR_FAULT) leaves it unusable: later
- * calls on it fail with WAVE_ERROR_FAULT; open it again. */
+/* Devices: "emu"; "hsa:N" ("hsa" = "hsa:0") for each GPU agent when ROCm's
+ * HSA runtime (libhsa-runtime64.so.1) loads; and "cuda:N" ("cuda" =
+ * "cuda:0") when the CUDA driver (libcuda.so.1) loads, as
+ * wave_device_count/wave_device_name list them (wave::host::Device::open;
+ * a missing runtime, driver or device gives WAVE_ERROR_NO_DEVICE). jobs:
+ * the emulator's threads per launch, 0 = all cores. A GPU device allocates
+ * its device memory when it opens: wave_device_open_ex's device_memory
+ * bytes (0 = 1 GiB, or the GPU's memory when less; at most 4 GiB, WAVE
+ * addresses being 32-bit), and a launch on it may run timeout_s seconds
+ * (<= 0: no limit; then WAVE_ERROR_LIMIT); wave_device_open takes the
+ * defaults (0, 60 s). A fault on a GPU device (WAVE_ERROR_FAULT) leaves it
+ * unusable: later calls on it fail with WAVE_ERROR_FAULT; open it again. */
 wave_status_t wave_device_count(size_t *count);
 /* *name stays valid for the life of the process. */
 wave_status_t wave_device_name(size_t index, const char **name);

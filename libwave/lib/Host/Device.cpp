@@ -6,8 +6,8 @@
 // named launches; a range is zeroed through the backend when it is handed
 // out), the launches pending on each buffer, streams (worker threads
 // running their queue in order) and events. The backends -- the emulator
-// (EmulatorDevice.cpp) and CUDA devices (CudaDevice.cpp) -- hold the bytes
-// and run the launches.
+// (EmulatorDevice.cpp), HSA agents (HsaBackend.cpp) and CUDA devices
+// (CudaDevice.cpp) -- hold the bytes and run the launches.
 //
 //===----------------------------------------------------------------------===//
 #include "HostImpl.h"

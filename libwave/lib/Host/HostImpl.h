@@ -4,11 +4,12 @@
 // lib/Host: a device (the backend-independent part: a first-fit allocator
 // over the backend's device memory, streams, the launches pending on each
 // buffer) and its backend (DeviceBackend: the memory's bytes, module
-// preparation and launches; EmulatorDevice.cpp and CudaDevice.cpp), buffers,
-// modules, streams (a worker thread each, launches in FIFO order) and
-// events. Lifetimes: a Buffer, Module or Stream handle keeps its device
-// alive; a queued launch keeps its module and buffers alive; a device owns
-// its streams and joins their threads when it goes, then its backend.
+// preparation and launches; EmulatorDevice.cpp, CudaDevice.cpp and
+// HsaBackend.cpp), buffers, modules, streams (a worker thread each,
+// launches in FIFO order) and events. Lifetimes: a Buffer, Module or Stream
+// handle keeps its device alive; a queued launch keeps its module and buffers
+// alive; a device owns its streams and joins their threads when it goes, then
+// its backend.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_LIB_HOST_HOSTIMPL_H
@@ -64,8 +65,9 @@ public:
 };
 
 /// What a backend keeps for one module (the CUDA backend: its PTX module,
-/// loaded once, and the kernels' functions); released with the module,
-/// before the device.
+/// loaded once, and the kernels' functions; the HSA backend: its code
+/// object's executable and the kernels' descriptors); released with the
+/// module, before the device.
 class BackendModule {
 public:
   virtual ~BackendModule();
@@ -159,6 +161,13 @@ llvm::Expected<std::unique_ptr<DeviceBackend>>
 createCudaBackend(unsigned Index, const DeviceOptions &Opts, DeviceInfo &Info);
 /// The CUDA devices the driver reports, none when it does not load.
 std::vector<DeviceInfo> listCudaDevices();
+/// The HSA backend of GPU agent \p Index (HsaBackend.cpp); \p Info gets
+/// its name and description.
+llvm::Expected<std::unique_ptr<DeviceBackend>>
+createHsaBackend(unsigned Index, const DeviceOptions &Opts, DeviceInfo &Info);
+/// The GPU agents the HSA runtime reports, none when it does not load or
+/// has no usable device.
+std::vector<DeviceInfo> listHsaDevices();
 
 /// A device: its backend and what every backend shares.
 class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {

@@ -63,6 +63,8 @@ std::vector<DeviceInfo> listDevices() {
   Emu.Kind = BackendKind::Emulator;
   Emu.Description = emulatorDescription(DeviceOptions().WaveWidth);
   std::vector<DeviceInfo> Ds = {Emu};
+  for (DeviceInfo &D : listHsaDevices())
+    Ds.push_back(std::move(D));
   for (DeviceInfo &D : listCudaDevices())
     Ds.push_back(std::move(D));
   return Ds;
@@ -108,12 +110,14 @@ Expected<Device> Device::open(StringRef Name, const DeviceOptions &Opts) {
       return B.takeError();
     return Device(DeviceImpl::create(std::move(*B), std::move(Info), Opts));
   }
-  if (Backend == "hsa" && GoodIndex)
-    return hostError(HostErrorCode::NoDevice,
-                     "device '" + Name +
-                         "': the host runtime has no HSA (ROCm) backend; run "
-                         "the kernel with wave-run --device=hsa, or open "
-                         "'emu' or 'cuda'");
+  if (Backend == "hsa" && GoodIndex) {
+    DeviceInfo Info;
+    Expected<std::unique_ptr<DeviceBackend>> B =
+        createHsaBackend(N, Opts, Info);
+    if (!B)
+      return B.takeError();
+    return Device(DeviceImpl::create(std::move(*B), std::move(Info), Opts));
+  }
   return hostError(HostErrorCode::InvalidArgument,
                    "unknown device '" + Name +
                        "': devices are named emu, hsa[:N] or cuda[:N]");

@@ -16,6 +16,8 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <dlfcn.h>
+
 using namespace llvm;
 
 namespace wave::runtime {
@@ -92,11 +94,24 @@ std::string fileIdentity(StringRef Path) {
   return Id;
 }
 
-std::string toolchainIdentity(StringRef Extra) {
-  std::string Id = "wavetools " WAVE_VERSION_STRING;
-  // The address of a function of this library finds the executable.
+/// The file holding this code: the shared library (libwave.so, when a
+/// program or the Python module links it) or else the executable.
+static std::string translatorFile() {
   static int Anchor;
   std::string Exe = sys::fs::getMainExecutable(nullptr, &Anchor);
+  Dl_info Info;
+  if (dladdr(&Anchor, &Info) && Info.dli_fname && *Info.dli_fname &&
+      sys::path::is_absolute(Info.dli_fname) && Exe != Info.dli_fname &&
+      sys::fs::is_regular_file(Info.dli_fname))
+    return Info.dli_fname;
+  return Exe;
+}
+
+std::string toolchainIdentity(StringRef Extra) {
+  std::string Id = "wavetools " WAVE_VERSION_STRING;
+  // The translator is this code: a rebuilt libwave.so under a program
+  // that did not change (python3 running the host runtime) changes the key.
+  std::string Exe = translatorFile();
   if (!Exe.empty())
     Id += "; " + fileIdentity(Exe);
   if (!Extra.empty())

@@ -15,11 +15,12 @@
 // llvm::Errors; every error this API creates is a HostError with a code
 // (HostErrorCode) and a message in the tools' words.
 //
-// Backends: the reference emulator ("emu", always there) and NVIDIA GPUs
-// through the CUDA driver API ("cuda:N", when libcuda.so.1 loads; the
-// library is opened at run time, never linked). AMD GPUs ("hsa:N") are
-// wave-run's only (--device=hsa); opening one here fails with NoDevice.
-// docs/host-api.md describes each backend's memory, launches and faults.
+// Backends: the reference emulator ("emu", always there), AMD GPU agents
+// through ROCm's HSA runtime ("hsa:N", when libhsa-runtime64.so.1 loads and
+// finds a GPU) and NVIDIA GPUs through the CUDA driver API ("cuda:N", when
+// libcuda.so.1 loads); the GPU runtimes are opened at run time, never
+// linked. docs/host-api.md describes each backend's memory, launches and
+// faults.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WAVE_HOST_RUNTIME_H
@@ -90,17 +91,20 @@ enum class BackendKind {
 
 /// One device a program may open.
 struct DeviceInfo {
-  /// What Device::open() takes: "emu" or "cuda:N".
+  /// What Device::open() takes: "emu", "hsa:N" or "cuda:N".
   std::string Name;
   BackendKind Kind = BackendKind::Emulator;
-  /// One line for people, e.g. "WAVE reference emulator, 32-lane waves" or
-  /// "NVIDIA H100 80GB HBM3, sm_90, 132 multiprocessors, 81079 MiB (CUDA)".
+  /// One line for people, e.g. "WAVE reference emulator, 32-lane waves",
+  /// "AMD Instinct MI300X, gfx942, 304 compute units, 64-lane waves,
+  /// 196592 MiB (HSA)" or "NVIDIA H100 80GB HBM3, sm_90, 132
+  /// multiprocessors, 81079 MiB (CUDA)".
   std::string Description;
 };
 
-/// The devices present: "emu" first, then "cuda:0", "cuda:1", ... when the
-/// CUDA driver loads and reports devices (a missing or unusable driver
-/// lists none). Each call asks the driver again.
+/// The devices present: "emu" first, then "hsa:0", "hsa:1", ... when the
+/// HSA runtime loads and reports GPU agents, then "cuda:0", "cuda:1", ...
+/// when the CUDA driver loads and reports devices (a missing or unusable
+/// runtime or driver lists none). Each call asks them again.
 std::vector<DeviceInfo> listDevices();
 
 /// How a device runs kernels. Jobs and MaxInstructions are the emulator's
@@ -111,14 +115,17 @@ struct DeviceOptions {
   /// launching thread, 0 one per hardware thread. Results never depend on it.
   unsigned Jobs = 0;
   /// Lanes per wave, 1..64 (EmuConfig::WaveWidth); a CUDA device takes
-  /// only 32 (one wave per warp, formats/nvptx-abi.md).
+  /// only 32 (one wave per warp, formats/nvptx-abi.md); an HSA device runs
+  /// at its target's width (64 on gfx9, 32 on gfx11 and gfx12,
+  /// formats/amdgcn-abi.md "Targets") and ignores it.
   uint32_t WaveWidth = 32;
   /// Step limit per workgroup (EmuConfig::MaxInstructions); 0 = none.
   uint64_t MaxInstructions = 0;
   /// Bytes of device memory a GPU device allocates when it opens (one
   /// allocation, the arena, that every Buffer is carved from; WAVE device
   /// addresses are offsets into it, so it is at most 4 GiB). 0: 1 GiB, or
-  /// the GPU's whole memory when it has less. Rounded up to 256 bytes.
+  /// the GPU's whole memory (an HSA agent's coarse-grained region) when it
+  /// has less. Rounded up to 256 bytes.
   /// The emulator always has the whole 4 GiB address space (reserved, and
   /// committed as pages are touched).
   uint64_t DeviceMemory = 0;
@@ -152,14 +159,17 @@ class EventImpl;
 /// A place kernels run, with its device memory.
 class Device {
 public:
-  /// Opens the device named \p Name: "emu", "cuda" or "cuda:N" ("cuda" is
-  /// "cuda:0"), as listDevices() names them. A CUDA device gets one context
-  /// and allocates its arena (DeviceOptions::DeviceMemory) here. Errors:
+  /// Opens the device named \p Name: "emu", "hsa" or "hsa:N", "cuda" or
+  /// "cuda:N" ("hsa" is "hsa:0", "cuda" is "cuda:0"), as listDevices()
+  /// names them. A GPU device gets one CUDA context or one HSA queue and
+  /// allocates its arena (DeviceOptions::DeviceMemory) here. Errors:
   /// InvalidArgument for an unknown name or an option it cannot take;
-  /// NoDevice when the CUDA driver is missing or unusable, there is no
-  /// device N, or it is older than sm_70 (the message says which), and
-  /// for "hsa[:N]", which this API cannot open (wave-run --device=hsa
-  /// can); Backend when the driver fails (the arena does not fit, ...).
+  /// NoDevice when the HSA runtime or the CUDA driver is missing or
+  /// unusable (for HSA: no /dev/kfd, no GPU agent), there is no device N,
+  /// or it is one the translation does not target (older than sm_70, an
+  /// AMD processor not in formats/amdgcn-abi.md "Targets"; the message
+  /// says which); Backend when the runtime fails (the arena does not fit,
+  /// ...).
   static llvm::Expected<Device> open(llvm::StringRef Name = "emu",
                                      const DeviceOptions &Opts = {});
 
@@ -185,11 +195,14 @@ public:
 
   /// Loads the .wbin at \p Path (formats/wbin.md). On a CUDA device every
   /// kernel is translated to PTX for the device (formats/nvptx-abi.md) and
-  /// the module JIT-loaded once, here; launches reuse it. Errors: Io for
-  /// an unreadable file, Compile for a malformed one (the reader's located
-  /// message), one the translation refuses, or PTX the driver's JIT
-  /// refuses (with the JIT's error log); Fault on a GPU device a fault
-  /// broke.
+  /// the module JIT-loaded once, here; on an HSA device the module is
+  /// translated to a code object for the agent's processor
+  /// (formats/amdgcn-abi.md; clang and ld.lld assemble and link it) and
+  /// loaded once, here; launches reuse it. Errors: Io for an unreadable
+  /// file, Compile for a malformed one (the reader's located message), one
+  /// the translation refuses, PTX the driver's JIT refuses (with the JIT's
+  /// error log) or a code object the HSA loader refuses; Fault on a GPU
+  /// device a fault broke.
   llvm::Expected<Module> loadModule(llvm::StringRef Path);
   /// Loads a .wbin held in \p Bytes; \p Name names it in messages.
   llvm::Expected<Module> loadModule(llvm::ArrayRef<uint8_t> Bytes,
@@ -217,8 +230,8 @@ public:
   /// The stream launches without one go to; launches on it run in order.
   Stream defaultStream();
   /// A new stream: launches on different streams may run concurrently
-  /// (on the emulator and on a CUDA device they run one at a time, in no
-  /// promised order; a CUDA launch is made and waited for synchronously by
+  /// (on the emulator and on a GPU device they run one at a time, in no
+  /// promised order; a GPU launch is made and waited for synchronously by
   /// the stream's worker thread). Each
   /// stream has a worker thread; streams live as long as their device.
   llvm::Expected<Stream> createStream();
@@ -249,7 +262,8 @@ public:
   std::optional<WbinType> elementType() const;
   /// The 32-bit device address a kernel sees in the parameter's register
   /// (a byte offset into the device's memory, formats/kernel-abi.md; on a
-  /// CUDA device, into its arena, formats/nvptx-abi.md), a multiple
+  /// GPU device, into its arena, formats/nvptx-abi.md and
+  /// formats/amdgcn-abi.md), a multiple
   /// of 256 and at least 256 (address 0 is never a buffer's). It never
   /// changes while the buffer lives.
   uint64_t deviceAddress() const;
@@ -258,11 +272,14 @@ public:
 
   /// Copies \p Data to device bytes [Offset, Offset + size): a memcpy on
   /// the emulator, one cuMemcpyHtoD of exactly those bytes on a CUDA
-  /// device. Errors: InvalidArgument when it does not fit; on a GPU,
-  /// Backend when the copy fails and Fault when a fault broke the device.
+  /// device, one hsa_memory_copy of them (through a host staging buffer)
+  /// on an HSA device. Errors: InvalidArgument when it does not fit; on a
+  /// GPU, Backend when the copy fails and Fault when a fault broke the
+  /// device.
   llvm::Error write(llvm::ArrayRef<uint8_t> Data, uint64_t Offset = 0);
   /// Copies device bytes [Offset, Offset + Out.size()) to \p Out (one
-  /// cuMemcpyDtoH on a CUDA device). Errors: as write().
+  /// cuMemcpyDtoH on a CUDA device, one hsa_memory_copy on an HSA device).
+  /// Errors: as write().
   llvm::Error read(llvm::MutableArrayRef<uint8_t> Out,
                    uint64_t Offset = 0) const;
 
@@ -389,10 +406,13 @@ public:
   /// enqueue() on the device's default stream, then waits for it. Returns
   /// the launch's error: on the emulator a fault's message names the
   /// kernel, PC, wave and lane as wave-run does, and the device stays
-  /// usable; on a CUDA device a fault is the driver's error
-  /// ("kernel 'k' faulted on the GPU: CUDA_ERROR_ILLEGAL_ADDRESS (...)"),
+  /// usable; on a GPU device a fault is the runtime's error ("kernel 'k'
+  /// faulted on the GPU: CUDA_ERROR_ILLEGAL_ADDRESS (...)", or
+  /// "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: ..." from an HSA queue),
   /// and it leaves the device unusable: every later call that needs the
-  /// GPU fails with Fault, until the device is opened again.
+  /// GPU fails with Fault, until the device is opened again. A GPU launch
+  /// that outruns DeviceOptions::TimeoutSeconds fails with Limit and
+  /// leaves the device unusable too.
   llvm::Error launch(const LaunchDims &Dims, llvm::ArrayRef<Arg> Args) const;
 
 private:

@@ -44,9 +44,11 @@ llvm::Expected<std::string> codeObjectCacheDir();
 std::string fileIdentity(llvm::StringRef Path);
 
 /// What identifies the translator in a cache key: wavetools' version and
-/// the running executable's path, size and modification time (so that a
-/// rebuilt translator never finds its predecessor's entries), then
-/// \p Extra (an external tool's identity, or empty).
+/// the path, size and modification time of the file holding the
+/// translator -- libwave.so when the code runs from it (a program or the
+/// Python module using the host runtime), else the running executable --
+/// so that a rebuilt translator never finds its predecessor's entries,
+/// then \p Extra (an external tool's identity, or empty).
 std::string toolchainIdentity(llvm::StringRef Extra);
 
 /// A cache of code objects in directory Dir, one file `<key><Extension>`

@@ -135,10 +135,15 @@ void printAgents(ArrayRef<AgentInfo> Agents, raw_ostream &OS) {
 struct Runtime::Impl {
   bool Initialized = false;
   std::vector<hsa_agent_t> Agents;
+  /// Set when a Context of this runtime is abandoned to a dispatch that
+  /// did not complete: the runtime is then not shut down (hsa_shut_down
+  /// would tear down a queue a kernel still runs on).
+  std::shared_ptr<std::atomic<bool>> Abandoned =
+      std::make_shared<std::atomic<bool>>(false);
 };
 
 Runtime::~Runtime() {
-  if (I && I->Initialized)
+  if (I && I->Initialized && !I->Abandoned->load())
     lib().hsa_shut_down();
 }
 
@@ -149,15 +154,29 @@ Expected<std::unique_ptr<Runtime>> Runtime::open() {
     return Lib.takeError();
   const Library &L = *Lib;
   // Without the ROCm kernel driver hsa_init fails with a generic "out of
-  // resources"; say what is missing instead.
-  if (!sys::fs::exists("/dev/kfd"))
+  // resources"; say what is missing instead. ROCm's runtime is asked only
+  // when the driver is there; a library named by $WAVE_HSA_RUNTIME (the
+  // tests' stub, which needs no driver) decides for itself.
+  auto NoKfd = [] {
     return hsaError(HsaErrorKind::NoDevice,
                     "no HSA runtime device: /dev/kfd (the ROCm kernel "
                     "driver) is missing; use --device=emu");
+  };
+  bool HaveKfd = sys::fs::exists("/dev/kfd");
+  if (!HaveKfd && L.Path == DefaultRuntimePath)
+    return NoKfd();
   std::unique_ptr<Runtime> R(new Runtime());
   R->I = std::make_unique<Impl>();
-  if (Error E = check(L.hsa_init(), "initialising the HSA runtime"))
-    return std::move(E);
+  // A runtime that cannot start (no permission on /dev/kfd, a kernel
+  // driver it does not support) leaves no device to use, as a CUDA driver
+  // whose cuInit fails.
+  if (hsa_status_t S = L.hsa_init(); S != HSA_STATUS_SUCCESS) {
+    if (!HaveKfd)
+      return NoKfd();
+    return hsaError(HsaErrorKind::NoDevice,
+                    "HSA runtime unusable: " +
+                        toString(check(S, "hsa_init failed")));
+  }
   R->I->Initialized = true;
 
   auto AgentCallback = [](hsa_agent_t A, void *Data) {
@@ -261,22 +280,11 @@ Expected<hsa_region_t> findRegion(hsa_agent_t Agent, bool RegionInfo::*Flag,
   return S.Found;
 }
 
-/// Memory from hsa_memory_allocate, freed on destruction.
-struct HsaMemory {
-  void *Ptr = nullptr;
-  ~HsaMemory() {
-    if (Ptr)
-      lib().hsa_memory_free(Ptr);
-  }
-};
-
-Error allocate(hsa_region_t Region, size_t Size, HsaMemory &M,
-               const Twine &What) {
-  return check(lib().hsa_memory_allocate(Region, Size ? Size : 1, &M.Ptr),
-               "allocating " + Twine(Size) + " bytes of " + What);
-}
-
 } // namespace
+
+uint64_t Runtime::agentHandle(unsigned Index) const {
+  return I->Agents[Index].handle;
+}
 
 Error Runtime::checkAgent(unsigned Index) const {
   if (Index < Infos.size())
@@ -290,6 +298,369 @@ Error Runtime::checkAgent(unsigned Index) const {
                                               " (see --list-devices)");
 }
 
+//===----------------------------------------------------------------------===//
+// LoadedKernel, Executable, Context
+//===----------------------------------------------------------------------===//
+
+Expected<KernargLayout> LoadedKernel::layout() const {
+  if (KernargSize < 32 || KernargSize % 8 != 0 ||
+      KernargSize > Context::KernargBufferBytes)
+    return hsaError(HsaErrorKind::Failure,
+                    "kernel '" + Symbol + "' has a kernarg segment of " +
+                        Twine(KernargSize) +
+                        " bytes, which is not the wavetools kernel ABI "
+                        "(formats/amdgcn-abi.md)");
+  return KernargLayout{(KernargSize - 24 - 8) / 4};
+}
+
+/// The HSA handles of a Context.
+struct Context::Impl {
+  hsa_agent_t Agent{0};
+  hsa_region_t DevRegion{0};
+  uint64_t DevRegionBytes = 0;
+  void *Staging = nullptr, *Kernargs = nullptr;
+  hsa_queue_t *Queue = nullptr;
+  hsa_signal_t Signal{0};
+  bool HasSignal = false, Profiling = false;
+  uint64_t Frequency = 0;
+  /// The status the queue's error callback reported (0: none).
+  std::atomic<int> QueueStatus{0};
+  /// The runtime's flag (Runtime::Impl::Abandoned).
+  std::shared_ptr<std::atomic<bool>> RuntimeAbandoned;
+};
+
+Executable::~Executable() {
+  if (Ctx.abandoned())
+    return;
+  // Release errors are not reported: after a fault, the fault matters.
+  if (HasExe)
+    lib().hsa_executable_destroy(hsa_executable_t{Exe});
+  if (HasReader)
+    lib().hsa_code_object_reader_destroy(hsa_code_object_reader_t{Reader});
+}
+
+Expected<LoadedKernel> Executable::kernel(StringRef Symbol) const {
+  const Library &L = lib();
+  LoadedKernel K;
+  K.Symbol = Symbol.str();
+  hsa_executable_symbol_t Sym;
+  hsa_agent_t Agent = Ctx.I->Agent;
+  if (Error E =
+          check(L.hsa_executable_get_symbol_by_name(
+                    hsa_executable_t{Exe}, K.Symbol.c_str(), &Agent, &Sym),
+                "looking up kernel symbol '" + K.Symbol + "'"))
+    return std::move(E);
+  if (Error E =
+          check(L.hsa_executable_symbol_get_info(
+                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &K.Object),
+                "reading the kernel object of '" + K.Symbol + "'"))
+    return std::move(E);
+  if (Error E =
+          check(L.hsa_executable_symbol_get_info(
+                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+                    &K.KernargSize),
+                "reading the kernarg segment size"))
+    return std::move(E);
+  if (Error E =
+          check(L.hsa_executable_symbol_get_info(
+                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+                    &K.GroupSegmentSize),
+                "reading the group segment size"))
+    return std::move(E);
+  if (Error E =
+          check(L.hsa_executable_symbol_get_info(
+                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
+                    &K.PrivateSegmentSize),
+                "reading the private segment size"))
+    return std::move(E);
+  return K;
+}
+
+namespace {
+
+/// The queue's error callback: records the first asynchronous error (a
+/// memory violation, an illegal instruction, ...) for launch() to report.
+void queueError(hsa_status_t Status, hsa_queue_t *, void *Data) {
+  int Expected = 0;
+  static_cast<std::atomic<int> *>(Data)->compare_exchange_strong(Expected,
+                                                                 int(Status));
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Context>> Context::create(const Runtime &RT,
+                                                   unsigned Index) {
+  if (Error E = RT.checkAgent(Index))
+    return std::move(E);
+  const Library &L = lib();
+  std::unique_ptr<Context> C(new Context(RT.agents()[Index]));
+  C->I = std::make_unique<Impl>();
+  Impl &Im = *C->I;
+  Im.Agent = hsa_agent_t{RT.agentHandle(Index)};
+  Im.RuntimeAbandoned = RT.I->Abandoned;
+  const std::string &AgentName = C->Info.Name;
+
+  // Device memory in the coarse-grained region, staged through
+  // fine-grained (host-visible) memory; kernargs in the kernarg region.
+  Expected<hsa_region_t> DevRegion =
+      findRegion(Im.Agent, &RegionInfo::CoarseGrained, "coarse-grained");
+  if (!DevRegion)
+    return DevRegion.takeError();
+  Im.DevRegion = *DevRegion;
+  size_t DevBytes = 0;
+  if (Error E = check(
+          L.hsa_region_get_info(Im.DevRegion, HSA_REGION_INFO_SIZE, &DevBytes),
+          "reading the coarse-grained region's size"))
+    return std::move(E);
+  Im.DevRegionBytes = DevBytes;
+  Expected<hsa_region_t> HostRegion =
+      findRegion(Im.Agent, &RegionInfo::FineGrained, "fine-grained");
+  if (!HostRegion)
+    return HostRegion.takeError();
+  Expected<hsa_region_t> ArgRegion =
+      findRegion(Im.Agent, &RegionInfo::KernargFlag, "kernarg");
+  if (!ArgRegion)
+    return ArgRegion.takeError();
+  if (Error E = check(
+          L.hsa_memory_allocate(*ArgRegion, KernargBufferBytes, &Im.Kernargs),
+          "allocating " + Twine(KernargBufferBytes) + " bytes of kernargs"))
+    return std::move(E);
+  if (Error E =
+          check(L.hsa_memory_allocate(*HostRegion, StagingBytes, &Im.Staging),
+                "allocating " + Twine(StagingBytes) +
+                    " bytes of host staging memory"))
+    return std::move(E);
+
+  // Queue and completion signal.
+  uint32_t QueueMax = 0;
+  if (Error E = check(L.hsa_agent_get_info(
+                          Im.Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &QueueMax),
+                      "reading the agent's queue size"))
+    return std::move(E);
+  if (Error E = check(
+          L.hsa_queue_create(Im.Agent, std::min<uint32_t>(QueueMax, 64),
+                             HSA_QUEUE_TYPE_SINGLE, queueError, &Im.QueueStatus,
+                             UINT32_MAX, UINT32_MAX, &Im.Queue),
+          "creating a queue on agent " + AgentName)) {
+    Im.Queue = nullptr;
+    return std::move(E);
+  }
+  if (Error E = check(L.hsa_signal_create(1, 0, nullptr, &Im.Signal),
+                      "creating a completion signal"))
+    return std::move(E);
+  Im.HasSignal = true;
+  if (Error E = check(L.hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
+                                            &Im.Frequency),
+                      "reading the HSA timestamp frequency"))
+    return std::move(E);
+  return std::move(C);
+}
+
+Context::Context(AgentInfo Info) : Info(std::move(Info)) {}
+
+Context::~Context() {
+  if (Abandoned || !I)
+    return;
+  // Release errors are not reported: a fault already made the queue
+  // unusable, and the fault is the error that matters.
+  const Library &L = lib();
+  if (I->HasSignal)
+    L.hsa_signal_destroy(I->Signal);
+  if (I->Queue)
+    L.hsa_queue_destroy(I->Queue);
+  if (I->Staging)
+    L.hsa_memory_free(I->Staging);
+  if (I->Kernargs)
+    L.hsa_memory_free(I->Kernargs);
+}
+
+uint64_t Context::deviceMemoryBytes() const { return I->DevRegionBytes; }
+
+bool Context::faulted() const { return I->QueueStatus.load() != 0; }
+
+Expected<uint64_t> Context::allocate(uint64_t Bytes) {
+  void *P = nullptr;
+  if (Error E = check(lib().hsa_memory_allocate(
+                          I->DevRegion, std::max<uint64_t>(Bytes, 1), &P),
+                      "allocating " + Twine(Bytes) + " bytes of device memory"))
+    return std::move(E);
+  return reinterpret_cast<uintptr_t>(P);
+}
+
+void Context::free(uint64_t Address) {
+  if (Address && !Abandoned)
+    lib().hsa_memory_free(reinterpret_cast<void *>(uintptr_t(Address)));
+}
+
+Error Context::copyToDevice(uint64_t To, const void *From, uint64_t Bytes) {
+  const auto *Src = static_cast<const uint8_t *>(From);
+  for (uint64_t Done = 0; Done < Bytes;) {
+    uint64_t N = std::min(Bytes - Done, StagingBytes);
+    std::memcpy(I->Staging, Src + Done, N);
+    if (Error E = check(
+            lib().hsa_memory_copy(
+                reinterpret_cast<void *>(uintptr_t(To + Done)), I->Staging, N),
+            "copying " + Twine(N) + " bytes to the GPU"))
+      return E;
+    Done += N;
+  }
+  return Error::success();
+}
+
+Error Context::copyFromDevice(void *To, uint64_t From, uint64_t Bytes) {
+  auto *Dst = static_cast<uint8_t *>(To);
+  for (uint64_t Done = 0; Done < Bytes;) {
+    uint64_t N = std::min(Bytes - Done, StagingBytes);
+    if (Error E =
+            check(lib().hsa_memory_copy(
+                      I->Staging,
+                      reinterpret_cast<void *>(uintptr_t(From + Done)), N),
+                  "copying " + Twine(N) + " bytes from the GPU"))
+      return E;
+    std::memcpy(Dst + Done, I->Staging, N);
+    Done += N;
+  }
+  return Error::success();
+}
+
+Error Context::zero(uint64_t At, uint64_t Bytes) {
+  if (At % 4 == 0 && Bytes % 4 == 0)
+    return check(lib().hsa_amd_memory_fill(
+                     reinterpret_cast<void *>(uintptr_t(At)), 0, Bytes / 4),
+                 "zeroing " + Twine(Bytes) + " bytes of device memory");
+  std::memset(I->Staging, 0, std::min(Bytes, StagingBytes));
+  for (uint64_t Done = 0; Done < Bytes;) {
+    uint64_t N = std::min(Bytes - Done, StagingBytes);
+    if (Error E = check(
+            lib().hsa_memory_copy(
+                reinterpret_cast<void *>(uintptr_t(At + Done)), I->Staging, N),
+            "zeroing " + Twine(N) + " bytes of device memory"))
+      return E;
+    Done += N;
+  }
+  return Error::success();
+}
+
+Expected<std::unique_ptr<Executable>> Context::load(ArrayRef<uint8_t> Code) {
+  const Library &L = lib();
+  std::unique_ptr<Executable> X(new Executable(*this));
+  // The reader reads the bytes in place: they live as long as it does.
+  X->Bytes.assign(Code.begin(), Code.end());
+  hsa_code_object_reader_t Reader;
+  if (Error E = check(L.hsa_code_object_reader_create_from_memory(
+                          X->Bytes.data(), X->Bytes.size(), &Reader),
+                      "reading the code object"))
+    return std::move(E);
+  X->Reader = Reader.handle;
+  X->HasReader = true;
+  hsa_executable_t Exe;
+  if (Error E =
+          check(L.hsa_executable_create_alt(
+                    HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                    nullptr, &Exe),
+                "creating an executable"))
+    return std::move(E);
+  X->Exe = Exe.handle;
+  X->HasExe = true;
+  if (Error E = check(L.hsa_executable_load_agent_code_object(
+                          Exe, I->Agent, Reader, nullptr, nullptr),
+                      "loading the code object for agent " + Info.Name))
+    return std::move(E);
+  if (Error E = check(L.hsa_executable_freeze(Exe, nullptr),
+                      "freezing the executable"))
+    return std::move(E);
+  return std::move(X);
+}
+
+Expected<double> Context::launch(const LoadedKernel &K, const KernargValues &V,
+                                 StringRef Kernel, double TimeoutSeconds,
+                                 bool Profile) {
+  const Library &L = lib();
+  Expected<KernargLayout> Layout = K.layout();
+  if (!Layout)
+    return Layout.takeError();
+  Expected<std::vector<uint8_t>> Args = packKernargs(*Layout, V);
+  if (!Args)
+    return hsaError(HsaErrorKind::Failure,
+                    "kernel '" + Kernel + "': " + toString(Args.takeError()));
+  Expected<DispatchPacket> Packet =
+      makeDispatchPacket(V.Workgroups, V.GroupSize);
+  if (!Packet)
+    return hsaError(HsaErrorKind::Failure,
+                    "kernel '" + Kernel + "': " + toString(Packet.takeError()));
+  if (Profile && !I->Profiling) {
+    if (Error E = check(L.hsa_amd_profiling_set_profiler_enabled(I->Queue, 1),
+                        "enabling queue profiling"))
+      return std::move(E);
+    I->Profiling = true;
+  }
+  // The previous dispatch has completed: the kernarg buffer is free.
+  std::memcpy(I->Kernargs, Args->data(), Args->size());
+  Packet->KernelObject = K.Object;
+  Packet->KernargAddress = reinterpret_cast<uintptr_t>(I->Kernargs);
+  Packet->GroupSegmentSize = K.GroupSegmentSize;
+  Packet->PrivateSegmentSize = K.PrivateSegmentSize;
+  Packet->CompletionSignal = I->Signal.handle;
+  std::array<uint8_t, packet_offset::Size> Body = encodeDispatchPacket(*Packet);
+  uint32_t HeaderWord = dispatchHeaderWord(*Packet);
+
+  hsa_queue_t *Queue = I->Queue;
+  L.hsa_signal_store_relaxed(I->Signal, 1);
+  uint64_t Index = L.hsa_queue_add_write_index_scacq_screl(Queue, 1);
+  while (Index - L.hsa_queue_load_read_index_scacquire(Queue) >= Queue->size)
+    ; // the queue is full: wait for the packet processor
+  auto *Slot = static_cast<uint8_t *>(Queue->base_address) +
+               packet_offset::Size * (Index & (Queue->size - 1));
+  // Everything but the header first; the header, stored last with release
+  // semantics, hands the packet to the packet processor.
+  std::memcpy(Slot + 4, Body.data() + 4, packet_offset::Size - 4);
+  __atomic_store_n(reinterpret_cast<uint32_t *>(Slot), HeaderWord,
+                   __ATOMIC_RELEASE);
+  L.hsa_signal_store_screlease(Queue->doorbell_signal,
+                               hsa_signal_value_t(Index));
+
+  // Wait in slices so that a timeout and a fault the queue's callback
+  // reports are noticed whatever the runtime's own wait granularity.
+  auto Start = std::chrono::steady_clock::now();
+  while (L.hsa_signal_wait_scacquire(I->Signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                     I->Frequency / 10,
+                                     HSA_WAIT_STATE_BLOCKED) != 0) {
+    if (int Status = I->QueueStatus.load()) {
+      const char *Text = nullptr;
+      if (L.hsa_status_string(hsa_status_t(Status), &Text) !=
+              HSA_STATUS_SUCCESS ||
+          !Text)
+        Text = "unknown HSA status";
+      return hsaError(HsaErrorKind::Failure,
+                      "kernel '" + Kernel + "' faulted on the GPU: " + Text +
+                          " (status 0x" + utohexstr(unsigned(Status)) + ")");
+    }
+    double Waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    if (TimeoutSeconds > 0 && Waited >= TimeoutSeconds) {
+      Abandoned = true;
+      I->RuntimeAbandoned->store(true);
+      return hsaError(HsaErrorKind::Timeout,
+                      "kernel '" + Kernel + "' did not complete in " +
+                          formatv("{0}", TimeoutSeconds).str() +
+                          " s (--timeout)");
+    }
+  }
+  if (!Profile)
+    return 0.0;
+  hsa_amd_profiling_dispatch_time_t T;
+  if (Error E =
+          check(L.hsa_amd_profiling_get_dispatch_time(I->Agent, I->Signal, &T),
+                "reading the dispatch time"))
+    return std::move(E);
+  return double(T.end - T.start) / double(I->Frequency);
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime::dispatch
+//===----------------------------------------------------------------------===//
+
 Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
                                            const DispatchRequest &R) {
   if (Error E = checkAgent(AgentIndex))
@@ -299,204 +670,61 @@ Expected<DispatchResult> Runtime::dispatch(unsigned AgentIndex,
                     "device memory of " + Twine(R.Memory.size()) +
                         " bytes is more than the 4 GiB that 32-bit device "
                         "addresses reach");
-  const Library &L = lib();
-  hsa_agent_t Agent = I->Agents[AgentIndex];
-  const std::string &AgentName = Infos[AgentIndex].Name;
+  Expected<std::unique_ptr<Context>> C = Context::create(*this, AgentIndex);
+  if (!C)
+    return C.takeError();
+  Context &Ctx = **C;
 
-  // Code object -> frozen executable -> kernel symbol.
-  hsa_code_object_reader_t Reader;
-  if (Error E = check(L.hsa_code_object_reader_create_from_memory(
-                          R.CodeObject.data(), R.CodeObject.size(), &Reader),
-                      "reading the code object"))
-    return std::move(E);
-  scope_exit DestroyReader([&] { L.hsa_code_object_reader_destroy(Reader); });
-  hsa_executable_t Exe;
-  if (Error E =
-          check(L.hsa_executable_create_alt(
-                    HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                    nullptr, &Exe),
-                "creating an executable"))
-    return std::move(E);
-  scope_exit DestroyExe([&] { L.hsa_executable_destroy(Exe); });
-  if (Error E = check(L.hsa_executable_load_agent_code_object(
-                          Exe, Agent, Reader, nullptr, nullptr),
-                      "loading the code object for agent " + AgentName))
-    return std::move(E);
-  if (Error E = check(L.hsa_executable_freeze(Exe, nullptr),
-                      "freezing the executable"))
-    return std::move(E);
-  hsa_executable_symbol_t Sym;
-  if (Error E = check(L.hsa_executable_get_symbol_by_name(
-                          Exe, R.KernelSymbol.c_str(), &Agent, &Sym),
-                      "looking up kernel symbol '" + R.KernelSymbol + "'"))
-    return std::move(E);
-  uint64_t KernelObject = 0;
-  uint32_t KernargSize = 0, GroupSize = 0, PrivateSize = 0;
-  if (Error E = check(
-          L.hsa_executable_symbol_get_info(
-              Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &KernelObject),
-          "reading the kernel object of '" + R.KernelSymbol + "'"))
-    return std::move(E);
-  if (Error E =
-          check(L.hsa_executable_symbol_get_info(
-                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                    &KernargSize),
-                "reading the kernarg segment size"))
-    return std::move(E);
-  if (Error E =
-          check(L.hsa_executable_symbol_get_info(
-                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                    &GroupSize),
-                "reading the group segment size"))
-    return std::move(E);
-  if (Error E =
-          check(L.hsa_executable_symbol_get_info(
-                    Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-                    &PrivateSize),
-                "reading the private segment size"))
-    return std::move(E);
+  // Code object -> frozen executable -> kernel; the executable and the
+  // memory are released before the context goes.
+  uint64_t Memory = 0;
+  std::unique_ptr<Executable> Exe;
+  llvm::scope_exit Release([&] {
+    Ctx.free(Memory);
+    Exe.reset();
+  });
+  Expected<std::unique_ptr<Executable>> X = Ctx.load(R.CodeObject);
+  if (!X)
+    return X.takeError();
+  Exe = std::move(*X);
+  Expected<LoadedKernel> K = Exe->kernel(R.KernelSymbol);
+  if (!K)
+    return K.takeError();
+  Expected<KernargLayout> Layout = K->layout();
+  if (!Layout)
+    return Layout.takeError();
 
-  // The kernel's parameter count from its kernarg segment: size = H + 24
-  // with H = align8(8 + 4N). Two N give each size; taking the larger puts
-  // one register's value in the padding before H, which the kernel never
-  // reads (formats/amdgcn-abi.md "Kernel arguments").
-  if (KernargSize < 32 || KernargSize % 8 != 0)
-    return hsaError(HsaErrorKind::Failure,
-                    "kernel '" + R.KernelSymbol + "' has a kernarg segment of " +
-                        Twine(KernargSize) +
-                        " bytes, which is not the wavetools kernel ABI "
-                        "(formats/amdgcn-abi.md)");
-  KernargLayout Layout{(KernargSize - 24 - 8) / 4};
-
-  // Memory: the device image in coarse-grained memory, staged through
-  // fine-grained (host-visible) memory; kernargs in the kernarg region.
-  Expected<hsa_region_t> DevRegion =
-      findRegion(Agent, &RegionInfo::CoarseGrained, "coarse-grained");
-  if (!DevRegion)
-    return DevRegion.takeError();
-  Expected<hsa_region_t> HostRegion =
-      findRegion(Agent, &RegionInfo::FineGrained, "fine-grained");
-  if (!HostRegion)
-    return HostRegion.takeError();
-  Expected<hsa_region_t> ArgRegion =
-      findRegion(Agent, &RegionInfo::KernargFlag, "kernarg");
-  if (!ArgRegion)
-    return ArgRegion.takeError();
-  HsaMemory Device, Staging, Kernargs;
-  if (Error E = allocate(*DevRegion, R.Memory.size(), Device, "device memory"))
-    return std::move(E);
-  if (Error E = allocate(*HostRegion, R.Memory.size(), Staging,
-                         "host staging memory"))
-    return std::move(E);
-  if (Error E = allocate(*ArgRegion, Layout.size(), Kernargs, "kernargs"))
-    return std::move(E);
-  std::memcpy(Staging.Ptr, R.Memory.data(), R.Memory.size());
-  if (Error E =
-          check(L.hsa_memory_copy(Device.Ptr, Staging.Ptr, R.Memory.size()),
-                "copying device memory to the GPU"))
+  // Device memory, with the start image.
+  Expected<uint64_t> Mem = Ctx.allocate(R.Memory.size());
+  if (!Mem)
+    return Mem.takeError();
+  Memory = *Mem;
+  if (Error E = Ctx.copyToDevice(Memory, R.Memory.data(), R.Memory.size()))
     return std::move(E);
 
   KernargValues V;
-  V.DeviceBase = reinterpret_cast<uintptr_t>(Device.Ptr);
-  V.Params.assign(Layout.NumParams, 0);
-  for (size_t K = 0; K < R.Registers.size() && K < Layout.NumParams; ++K)
-    V.Params[K] = R.Registers[K];
+  V.DeviceBase = Memory;
+  V.Params.assign(Layout->NumParams, 0);
+  for (size_t P = 0; P < R.Registers.size() && P < Layout->NumParams; ++P)
+    V.Params[P] = R.Registers[P];
   V.Workgroups = R.Workgroups;
   V.GroupSize = R.GroupSize;
-  Expected<std::vector<uint8_t>> Args = packKernargs(Layout, V);
-  if (!Args)
-    return Args.takeError();
-  std::memcpy(Kernargs.Ptr, Args->data(), Args->size());
-
-  Expected<DispatchPacket> Packet =
-      makeDispatchPacket(R.Workgroups, R.GroupSize);
-  if (!Packet)
-    return Packet.takeError();
-  Packet->KernelObject = KernelObject;
-  Packet->KernargAddress = reinterpret_cast<uintptr_t>(Kernargs.Ptr);
-  Packet->GroupSegmentSize = GroupSize;
-  Packet->PrivateSegmentSize = PrivateSize;
-
-  // Queue and completion signal.
-  uint32_t QueueMax = 0;
-  if (Error E = check(
-          L.hsa_agent_get_info(Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &QueueMax),
-          "reading the agent's queue size"))
-    return std::move(E);
-  hsa_queue_t *Queue = nullptr;
-  if (Error E =
-          check(L.hsa_queue_create(Agent, std::min<uint32_t>(QueueMax, 64),
-                                   HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr,
-                                   UINT32_MAX, UINT32_MAX, &Queue),
-                "creating a queue on agent " + AgentName))
-    return std::move(E);
-  scope_exit DestroyQueue([&] { L.hsa_queue_destroy(Queue); });
-  if (R.Profile)
-    if (Error E = check(L.hsa_amd_profiling_set_profiler_enabled(Queue, 1),
-                        "enabling queue profiling"))
-      return std::move(E);
-  hsa_signal_t Signal;
-  if (Error E = check(L.hsa_signal_create(1, 0, nullptr, &Signal),
-                      "creating a completion signal"))
-    return std::move(E);
-  scope_exit DestroySignal([&] { L.hsa_signal_destroy(Signal); });
-  Packet->CompletionSignal = Signal.handle;
-
-  uint64_t Frequency = 0;
-  if (Error E = check(L.hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
-                                            &Frequency),
-                      "reading the HSA timestamp frequency"))
-    return std::move(E);
 
   DispatchResult Result;
-  std::array<uint8_t, packet_offset::Size> Body =
-      encodeDispatchPacket(*Packet);
-  uint32_t HeaderWord = dispatchHeaderWord(*Packet);
+  StringRef Name =
+      StringRef(R.KernelSymbol)
+          .drop_back(StringRef(R.KernelSymbol).ends_with(".kd") ? 3 : 0);
   for (unsigned N = 0; N < std::max(R.Repeat, 1u); ++N) {
-    L.hsa_signal_store_relaxed(Signal, 1);
-    uint64_t Index = L.hsa_queue_add_write_index_scacq_screl(Queue, 1);
-    while (Index - L.hsa_queue_load_read_index_scacquire(Queue) >= Queue->size)
-      ; // the queue is full: wait for the packet processor
-    auto *Slot = static_cast<uint8_t *>(Queue->base_address) +
-                 packet_offset::Size * (Index & (Queue->size - 1));
-    // Everything but the header first; the header, stored last with
-    // release semantics, hands the packet to the packet processor.
-    std::memcpy(Slot + 4, Body.data() + 4, packet_offset::Size - 4);
-    __atomic_store_n(reinterpret_cast<uint32_t *>(Slot), HeaderWord,
-                     __ATOMIC_RELEASE);
-    L.hsa_signal_store_screlease(Queue->doorbell_signal,
-                                 hsa_signal_value_t(Index));
-
-    // Wait in slices so that a timeout is honoured whatever the runtime's
-    // own wait granularity.
-    auto Start = std::chrono::steady_clock::now();
-    while (L.hsa_signal_wait_scacquire(Signal, HSA_SIGNAL_CONDITION_LT, 1,
-                                       Frequency / 10,
-                                       HSA_WAIT_STATE_BLOCKED) != 0) {
-      double Waited = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - Start)
-                          .count();
-      if (R.TimeoutSeconds > 0 && Waited >= R.TimeoutSeconds)
-        return hsaError(HsaErrorKind::Timeout,
-                        "kernel '" + R.KernelSymbol + "' did not complete in " +
-                            formatv("{0}", R.TimeoutSeconds).str() +
-                            " s (--timeout)");
-    }
-    if (R.Profile) {
-      hsa_amd_profiling_dispatch_time_t T;
-      if (Error E =
-              check(L.hsa_amd_profiling_get_dispatch_time(Agent, Signal, &T),
-                    "reading the dispatch time"))
-        return std::move(E);
-      Result.Seconds.push_back(double(T.end - T.start) / double(Frequency));
-    }
+    Expected<double> Seconds =
+        Ctx.launch(*K, V, Name, R.TimeoutSeconds, R.Profile);
+    if (!Seconds)
+      return Seconds.takeError();
+    if (R.Profile)
+      Result.Seconds.push_back(*Seconds);
   }
 
-  if (Error E =
-          check(L.hsa_memory_copy(Staging.Ptr, Device.Ptr, R.Memory.size()),
-                "copying device memory back from the GPU"))
+  if (Error E = Ctx.copyFromDevice(R.Memory.data(), Memory, R.Memory.size()))
     return std::move(E);
-  std::memcpy(R.Memory.data(), Staging.Ptr, R.Memory.size());
   return Result;
 }
 

@@ -1,20 +1,24 @@
-"""wavetools on a CUDA device, against the stub CUDA driver.
+"""wavetools on a GPU device, against a stub GPU runtime.
 
-test/lit/python/cuda-stub.test runs one scenario per process with
-WAVE_CUDA_DRIVER naming the stub (test/gpu/stub-cuda/StubDriver.cpp), which
-runs no kernel but keeps device memory and logs every driver call to
-$WAVE_CUDA_STUB_LOG. The script writes "# what" marker lines into that log
-between its steps, so that FileCheck can say which calls each step made.
-Each scenario prints "ok ..." lines and the messages of the errors it
-expects.
+test/lit/python/cuda-stub.test and test/lit/python/hsa-stub.test run one
+scenario per process: `gpu_stub.py BACKEND SCENARIO`, BACKEND "cuda" with
+WAVE_CUDA_DRIVER naming the stub CUDA driver
+(test/gpu/stub-cuda/StubDriver.cpp) or "hsa" with WAVE_HSA_RUNTIME naming
+the stub HSA runtime (test/gpu/stub-hsa/StubRuntime.cpp). Neither stub runs
+a kernel; both keep device memory and log every call to
+$WAVE_CUDA_STUB_LOG or $WAVE_HSA_STUB_LOG. The script writes "# what"
+marker lines into that log between its steps, so that FileCheck can say
+which calls each step made. Each scenario prints "ok ..." lines and the
+messages of the errors it expects.
 
-    cuda_stub.py run        open, compile, upload, two launches, read back
-    cuda_stub.py jit        the PTX JIT refuses the module
-    cuda_stub.py fault      a launch faults; the device is unusable after it
-    cuda_stub.py hang       a launch never completes; the timeout ends it
-    cuda_stub.py nodevice   cuInit finds no device (WAVE_CUDA_STUB_FAIL)
-    cuda_stub.py nodriver   no driver library at all
-    cuda_stub.py options    bad device names and arena sizes
+    run        open, compile, upload, three launches, read back
+    jit, load  the PTX JIT (cuda) or the code object loader (hsa) refuses
+               the module
+    fault      a launch faults; the device is unusable after it
+    hang       a launch never completes; the timeout ends it
+    nodevice   the runtime finds no GPU (WAVE_*_STUB_FAIL=nodevice)
+    nodriver   no runtime library at all
+    options    bad device names and arena sizes
 """
 
 import os
@@ -33,14 +37,24 @@ def saxpy(a: f32, x: f32[:], y: f32[:], n: u32):
         y[i] = a * x[i] + y[i]
 """
 
-# 1 MiB of device memory: the stub's allocations are host memory.
+# 1 MiB of device memory: the stubs' allocations are host memory.
 MIB = 1 << 20
 N = 100  # 400 bytes: the buffers' 512 reserved bytes are not copied.
+
+BACKEND = sys.argv[1]
+LOG = {"cuda": "WAVE_CUDA_STUB_LOG", "hsa": "WAVE_HSA_STUB_LOG"}[BACKEND]
+
+
+def gpus():
+    """The devices listed, without those of the other GPU backend (which a
+    machine may really have)."""
+    return [d for d in wt.devices()
+            if d == "emu" or d.startswith(BACKEND + ":")]
 
 
 def mark(what):
     """Writes '# what' into the stub's log."""
-    with open(os.environ["WAVE_CUDA_STUB_LOG"], "a") as f:
+    with open(os.environ[LOG], "a") as f:
         f.write("# %s\n" % what)
 
 
@@ -59,12 +73,12 @@ def error(code, fn, *args, **kwargs):
 
 
 def run():
-    assert wt.devices() == ["emu", "cuda:0"], wt.devices()
-    ok("devices: emu, cuda:0")
+    assert gpus() == ["emu", BACKEND + ":0"], wt.devices()
+    ok("devices: emu, %s:0" % BACKEND)
     mark("open")
-    dev = wt.device("cuda", device_memory=MIB)
-    assert repr(dev) == "<wavetools.Device 'cuda:0'>", repr(dev)
-    ok("opened cuda:0")
+    dev = wt.device(BACKEND, device_memory=MIB)
+    assert repr(dev) == "<wavetools.Device '%s:0'>" % BACKEND, repr(dev)
+    ok("opened %s:0" % BACKEND)
     mark("compile")
     saxpy = dev.compile_source(SAXPY, "python").saxpy
     mark("upload x")
@@ -100,18 +114,22 @@ def run():
     ok("released")
 
 
-def jit():
-    dev = wt.device("cuda", device_memory=MIB)
+def refused():
+    dev = wt.device(BACKEND, device_memory=MIB)
     mark("compile")
     error("compile", dev.compile_source, SAXPY, "python")
     mark("buffer")
     b = dev.buffer(np.arange(4, dtype=np.uint32))
     assert np.array_equal(b.numpy(), np.arange(4, dtype=np.uint32))
-    ok("the device is usable after a JIT failure")
+    ok("the device is usable after a %s failure"
+       % ("JIT" if BACKEND == "cuda" else "load"))
+
+
+jit = load = refused
 
 
 def fault():
-    dev = wt.device("cuda", device_memory=MIB)
+    dev = wt.device(BACKEND, device_memory=MIB)
     saxpy = dev.compile_source(SAXPY, "python").saxpy
     x = dev.buffer(np.arange(N, dtype=np.float32))
     y = dev.zeros(N, np.float32)
@@ -128,7 +146,7 @@ def fault():
 
 
 def hang():
-    dev = wt.device("cuda", device_memory=MIB, timeout=0.05)
+    dev = wt.device(BACKEND, device_memory=MIB, timeout=0.05)
     saxpy = dev.compile_source(SAXPY, "python").saxpy
     y = dev.zeros(N, np.float32)
     mark("launch")
@@ -141,24 +159,23 @@ def hang():
 
 
 def nodevice():
-    assert wt.devices() == ["emu"], wt.devices()
+    assert gpus() == ["emu"], wt.devices()
     ok("devices: emu")
-    error("no_device", wt.device, "cuda")
+    error("no_device", wt.device, BACKEND)
     ok("emu still opens: %r" % wt.device("emu"))
 
 
 def nodriver():
-    assert wt.devices() == ["emu"], wt.devices()
+    assert gpus() == ["emu"], wt.devices()
     ok("devices: emu")
-    error("no_device", wt.device, "cuda:0")
+    error("no_device", wt.device, BACKEND + ":0")
 
 
 def options():
-    error("no_device", wt.device, "cuda:1")
-    error("no_device", wt.device, "hsa")
-    error("invalid_argument", wt.device, "cuda", device_memory=5 << 30)
-    error("invalid_argument", wt.device, "cuda", device_memory=100)
-    dev = wt.device("cuda", device_memory=MIB)
+    error("no_device", wt.device, BACKEND + ":1")
+    error("invalid_argument", wt.device, BACKEND, device_memory=5 << 30)
+    error("invalid_argument", wt.device, BACKEND, device_memory=100)
+    dev = wt.device(BACKEND, device_memory=MIB)
     error("backend", dev.zeros, MIB // 4, np.float32)
     error("invalid_argument", dev.compile_source, SAXPY, "python",
           opt_level=4)
@@ -167,5 +184,5 @@ def options():
 
 
 if __name__ == "__main__":
-    globals()[sys.argv[1]]()
+    globals()[sys.argv[2]]()
     print("PASSED")
