@@ -22,14 +22,12 @@
 // to the process's exit (destroying it would wait for the kernel).
 //
 //===----------------------------------------------------------------------===//
-#include "HostImpl.h"
+#include "ArenaBackend.h"
 
 #include "wave/Emu/RunOptions.h"
 #include "wave/NVPTX/Translate.h"
 #include "wave/Runtime/CUDA/Runtime.h"
 
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 using wave::cuda::CUdeviceptr;
@@ -38,34 +36,9 @@ using wave::cuda::CUmodule;
 
 namespace wave::host {
 
-/// The arena when DeviceOptions::DeviceMemory is 0: 1 GiB, or the device's
-/// whole memory when it has less.
-static constexpr uint64_t DefaultArenaBytes = uint64_t(1) << 30;
-/// The most device memory a WAVE kernel can address: 32-bit addresses
-/// (formats/isa.md §4.9).
-static constexpr uint64_t MaxArenaBytes = uint64_t(1) << 32;
-
-/// \p E, a CudaError or another error, as a HostError: NoDevice for a
-/// missing driver or device, Limit for a timeout, \p Failure otherwise.
+/// A CUDA error, or any other, as a HostError (ArenaBackend.h).
 static Error hostErrorOf(Error E, HostErrorCode Failure) {
-  HostErrorCode C = Failure;
-  std::string Msg;
-  handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
-    if (EI.isA<cuda::CudaError>()) {
-      switch (static_cast<const cuda::CudaError &>(EI).getKind()) {
-      case cuda::CudaErrorKind::NoDevice:
-        C = HostErrorCode::NoDevice;
-        break;
-      case cuda::CudaErrorKind::Timeout:
-        C = HostErrorCode::Limit;
-        break;
-      case cuda::CudaErrorKind::Failure:
-        break;
-      }
-    }
-    Msg += (Msg.empty() ? "" : "\n") + EI.message();
-  });
-  return hostError(C, Msg);
+  return host::hostErrorOf<cuda::CudaError>(std::move(E), Failure);
 }
 
 namespace {
@@ -83,13 +56,14 @@ public:
   std::vector<CUfunction> Functions;
 };
 
-class CudaBackend final : public DeviceBackend {
+class CudaBackend final : public ArenaBackend {
 public:
   CudaBackend(std::unique_ptr<cuda::Runtime> RT,
               std::unique_ptr<cuda::Context> Ctx, std::string Name, unsigned SM,
               CUdeviceptr Base, uint64_t Size, double Timeout)
-      : RT(std::move(RT)), Ctx(std::move(Ctx)), Name(std::move(Name)), SM(SM),
-        Base(Base), Size(Size), Timeout(Timeout) {}
+      : ArenaBackend(std::move(Name), "CUDA", "CUDA context", Base, Size,
+                     Timeout),
+        RT(std::move(RT)), Ctx(std::move(Ctx)), SM(SM) {}
   ~CudaBackend() override {
     std::lock_guard<std::mutex> L(Mu);
     // Errors are not reported: a fault already made the context unusable.
@@ -98,37 +72,6 @@ public:
       Ctx->free(Base);
     }
     Ctx.reset();
-  }
-
-  uint64_t memorySize() const override { return Size; }
-  std::string memoryDescription() const override {
-    return "the " + std::to_string(Size) + " bytes of device memory of '" +
-           Name + "' (DeviceOptions::DeviceMemory)";
-  }
-
-  Error write(uint64_t Addr, ArrayRef<uint8_t> Data) override {
-    if (Data.empty())
-      return Error::success();
-    std::lock_guard<std::mutex> L(Mu);
-    if (Error E = usable())
-      return E;
-    return backendError(
-        Ctx->copyToDevice(Base + Addr, Data.data(), Data.size()));
-  }
-  Error read(uint64_t Addr, MutableArrayRef<uint8_t> Out) override {
-    if (Out.empty())
-      return Error::success();
-    std::lock_guard<std::mutex> L(Mu);
-    if (Error E = usable())
-      return E;
-    return backendError(
-        Ctx->copyFromDevice(Out.data(), Base + Addr, Out.size()));
-  }
-  Error zero(uint64_t Addr, uint64_t Len) override {
-    std::lock_guard<std::mutex> L(Mu);
-    if (Error E = usable())
-      return E;
-    return backendError(Ctx->zero(Base + Addr, Len));
   }
 
   Error prepare(ModuleImpl &M) override;
@@ -147,15 +90,18 @@ public:
   }
 
 private:
-  /// Success, or the Fault error of a context a fault or timeout broke;
-  /// then makes the context current. Mu is held.
-  Error usable() {
-    if (Broken)
-      return hostError(HostErrorCode::Fault, "CUDA device '" + Name +
-                                                 "' is unusable: " + *Broken +
-                                                 "; open the device again");
-    return backendError(Ctx->makeCurrent());
+  Error copyIn(uint64_t Device, const uint8_t *Data, uint64_t Bytes) override {
+    return backendError(Ctx->copyToDevice(Device, Data, Bytes));
   }
+  Error copyOut(uint8_t *Out, uint64_t Device, uint64_t Bytes) override {
+    return backendError(Ctx->copyFromDevice(Out, Device, Bytes));
+  }
+  Error fillZero(uint64_t Device, uint64_t Bytes) override {
+    return backendError(Ctx->zero(Device, Bytes));
+  }
+  /// Launches and copies run on the streams' threads: the context must be
+  /// current on each.
+  Error enter() override { return backendError(Ctx->makeCurrent()); }
   static Error backendError(Error E) {
     if (!E)
       return Error::success();
@@ -164,14 +110,7 @@ private:
 
   std::unique_ptr<cuda::Runtime> RT;
   std::unique_ptr<cuda::Context> Ctx;
-  std::string Name; ///< "cuda:N".
-  unsigned SM;      ///< the translation's target.
-  CUdeviceptr Base; ///< the arena: WAVE device address 0.
-  uint64_t Size;    ///< the arena's bytes.
-  double Timeout;   ///< seconds per launch; <= 0: none.
-  std::mutex Mu;    ///< one driver call sequence at a time.
-  /// Why the context is unusable (a fault or a timeout), if it is.
-  std::optional<std::string> Broken;
+  unsigned SM; ///< the translation's target.
 };
 
 CudaModule::~CudaModule() { B.unload(*this); }
@@ -241,24 +180,8 @@ Error CudaBackend::run(LaunchJob &J, uint64_t Top) {
       Ctx->launch(CM.Functions[K], *Shape, V, KernelName, Timeout, false);
   if (Seconds)
     return Error::success();
-  std::string Msg = toString(Seconds.takeError());
-  bool TimedOut = Ctx->abandoned();
-  if (!TimedOut && !Ctx->faulted())
-    return hostError(HostErrorCode::Backend, Msg);
-  if (TimedOut) {
-    std::string Late = "kernel '" + KernelName + "' did not complete in " +
-                       formatv("{0}", Timeout).str() + " s";
-    Broken = Late + ", and its context was abandoned to it";
-    return hostError(HostErrorCode::Limit,
-                     Late + " (DeviceOptions::TimeoutSeconds); the device's "
-                            "CUDA context is abandoned: open the device "
-                            "again");
-  }
-  Broken = "an earlier launch faulted (" + Msg +
-           "), and a CUDA fault leaves the context unusable";
-  return hostError(HostErrorCode::Fault,
-                   Msg + "; the device's CUDA context is unusable from now "
-                         "on: open the device again");
+  return launchFailed(toString(Seconds.takeError()), Ctx->abandoned(),
+                      Ctx->faulted(), KernelName);
 }
 
 } // namespace
@@ -279,76 +202,44 @@ createCudaBackend(unsigned Index, const DeviceOptions &Opts, DeviceInfo &Info) {
                          "-lane waves (one per warp), "
                          "not " +
                          Twine(Opts.WaveWidth));
-  if (Opts.DeviceMemory > MaxArenaBytes)
-    return hostError(HostErrorCode::InvalidArgument,
-                     "device '" + Name + "': " + Twine(Opts.DeviceMemory) +
-                         " bytes of device memory is more than WAVE's 32-bit "
-                         "addresses reach (4 GiB, formats/isa.md §4.9)");
-  if (Opts.DeviceMemory && Opts.DeviceMemory <= emu::NamedBufferBase)
-    return hostError(HostErrorCode::InvalidArgument,
-                     "device '" + Name + "': " + Twine(Opts.DeviceMemory) +
-                         " bytes of device memory leave no room for a "
-                         "buffer (they start at address " +
-                         Twine(emu::NamedBufferBase) + ")");
+  if (Error E = checkArenaOption(Name, Opts.DeviceMemory))
+    return std::move(E);
   Expected<std::unique_ptr<cuda::Runtime>> RT = cuda::Runtime::open();
   if (!RT)
     return hostErrorOf(RT.takeError(), HostErrorCode::Backend);
   if (size_t Count = (*RT)->devices().size(); Index >= Count)
-    return hostError(HostErrorCode::NoDevice,
-                     "no CUDA device " + Twine(Index) + ": there " +
-                         (Count == 1 ? std::string("is 1")
-                                     : "are " + std::to_string(Count)) +
-                         " (listDevices() names them)");
+    return noSuchDevice("CUDA device", Index, Count);
   const cuda::DeviceInfo &Dev = (*RT)->devices()[Index];
   Expected<unsigned> SM = cuda::targetSM(Dev);
   if (!SM)
     return hostErrorOf(SM.takeError(), HostErrorCode::Backend);
-  uint64_t Size = Opts.DeviceMemory;
+  Expected<uint64_t> Size = arenaSize(Name, Opts.DeviceMemory, Dev.Memory,
+                                     "CUDA device '" + Dev.Name + "'");
   if (!Size)
-    Size = std::min(DefaultArenaBytes, Dev.Memory);
-  else if (Size > Dev.Memory)
-    return hostError(
-        HostErrorCode::InvalidArgument,
-        "device '" + Name + "': " + Twine(Size) +
-            " bytes of device memory asked for, but CUDA device '" + Dev.Name +
-            "' has " + Twine(Dev.Memory));
-  Size = alignTo(Size, emu::NamedBufferAlign);
+    return Size.takeError();
 
   Expected<std::unique_ptr<cuda::Context>> Ctx =
       cuda::Context::create(**RT, Index);
   if (!Ctx)
     return hostErrorOf(Ctx.takeError(), HostErrorCode::Backend);
-  Expected<CUdeviceptr> Base = (*Ctx)->allocate(Size);
+  Expected<uint64_t> Base = allocateArena<cuda::CudaError>(**Ctx, *Size);
   if (!Base)
-    return hostErrorOf(Base.takeError(), HostErrorCode::Backend);
-  // All of it zero, as the emulator's memory starts.
-  if (Error E = (*Ctx)->zero(*Base, Size)) {
-    (*Ctx)->free(*Base);
-    return hostErrorOf(std::move(E), HostErrorCode::Backend);
-  }
+    return Base.takeError();
   Info.Name = Name;
   Info.Kind = BackendKind::Cuda;
   Info.Description = describe(Dev);
   return std::make_unique<CudaBackend>(std::move(*RT), std::move(*Ctx), Name,
-                                       *SM, *Base, Size, Opts.TimeoutSeconds);
+                                       *SM, *Base, *Size, Opts.TimeoutSeconds);
 }
 
 std::vector<DeviceInfo> listCudaDevices() {
-  std::vector<DeviceInfo> Ds;
   Expected<std::unique_ptr<cuda::Runtime>> RT = cuda::Runtime::open();
   if (!RT) {
     consumeError(RT.takeError());
-    return Ds;
+    return {};
   }
-  ArrayRef<cuda::DeviceInfo> Devs = (*RT)->devices();
-  for (size_t I = 0; I != Devs.size(); ++I) {
-    DeviceInfo D;
-    D.Name = "cuda:" + std::to_string(I);
-    D.Kind = BackendKind::Cuda;
-    D.Description = describe(Devs[I]);
-    Ds.push_back(std::move(D));
-  }
-  return Ds;
+  return deviceList("cuda", BackendKind::Cuda, (*RT)->devices(),
+                    [](const cuda::DeviceInfo &D) { return describe(D); });
 }
 
 } // namespace wave::host

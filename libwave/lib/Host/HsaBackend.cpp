@@ -28,48 +28,21 @@
 // use them).
 //
 //===----------------------------------------------------------------------===//
-#include "HostImpl.h"
+#include "ArenaBackend.h"
 
 #include "wave/AMDGCN/Target.h"
 #include "wave/Emu/RunOptions.h"
 #include "wave/Runtime/HSA/CodeObject.h"
 #include "wave/Runtime/HSA/Runtime.h"
 
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
 namespace wave::host {
 
-/// The arena when DeviceOptions::DeviceMemory is 0: 1 GiB, or the agent's
-/// whole coarse-grained memory when it has less.
-static constexpr uint64_t DefaultArenaBytes = uint64_t(1) << 30;
-/// The most device memory a WAVE kernel can address: 32-bit addresses
-/// (formats/isa.md §4.9).
-static constexpr uint64_t MaxArenaBytes = uint64_t(1) << 32;
-
-/// \p E, an HsaError or another error, as a HostError: NoDevice for a
-/// missing runtime or agent, Limit for a timeout, \p Failure otherwise.
+/// An HSA error, or any other, as a HostError (ArenaBackend.h).
 static Error hostErrorOf(Error E, HostErrorCode Failure) {
-  HostErrorCode C = Failure;
-  std::string Msg;
-  handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
-    if (EI.isA<hsa::HsaError>()) {
-      switch (static_cast<const hsa::HsaError &>(EI).getKind()) {
-      case hsa::HsaErrorKind::NoDevice:
-        C = HostErrorCode::NoDevice;
-        break;
-      case hsa::HsaErrorKind::Timeout:
-        C = HostErrorCode::Limit;
-        break;
-      case hsa::HsaErrorKind::Failure:
-        break;
-      }
-    }
-    Msg += (Msg.empty() ? "" : "\n") + EI.message();
-  });
-  return hostError(C, Msg);
+  return host::hostErrorOf<hsa::HsaError>(std::move(E), Failure);
 }
 
 namespace {
@@ -88,49 +61,18 @@ public:
   std::vector<std::string> Missing;
 };
 
-class HsaBackend final : public DeviceBackend {
+class HsaBackend final : public ArenaBackend {
 public:
   HsaBackend(std::unique_ptr<hsa::Runtime> RT,
              std::unique_ptr<hsa::Context> Ctx, std::string Name,
              std::string MCPU, uint64_t Base, uint64_t Size, double Timeout)
-      : RT(std::move(RT)), Ctx(std::move(Ctx)), Name(std::move(Name)),
-        MCPU(std::move(MCPU)), Base(Base), Size(Size), Timeout(Timeout) {}
+      : ArenaBackend(std::move(Name), "HSA", "HSA queue", Base, Size, Timeout),
+        RT(std::move(RT)), Ctx(std::move(Ctx)), MCPU(std::move(MCPU)) {}
   ~HsaBackend() override {
     std::lock_guard<std::mutex> L(Mu);
     // Errors are not reported: a fault already made the queue unusable.
     Ctx->free(Base);
     Ctx.reset();
-  }
-
-  uint64_t memorySize() const override { return Size; }
-  std::string memoryDescription() const override {
-    return "the " + std::to_string(Size) + " bytes of device memory of '" +
-           Name + "' (DeviceOptions::DeviceMemory)";
-  }
-
-  Error write(uint64_t Addr, ArrayRef<uint8_t> Data) override {
-    if (Data.empty())
-      return Error::success();
-    std::lock_guard<std::mutex> L(Mu);
-    if (Error E = usable())
-      return E;
-    return backendError(
-        Ctx->copyToDevice(Base + Addr, Data.data(), Data.size()));
-  }
-  Error read(uint64_t Addr, MutableArrayRef<uint8_t> Out) override {
-    if (Out.empty())
-      return Error::success();
-    std::lock_guard<std::mutex> L(Mu);
-    if (Error E = usable())
-      return E;
-    return backendError(
-        Ctx->copyFromDevice(Out.data(), Base + Addr, Out.size()));
-  }
-  Error zero(uint64_t Addr, uint64_t Len) override {
-    std::lock_guard<std::mutex> L(Mu);
-    if (Error E = usable())
-      return E;
-    return backendError(Ctx->zero(Base + Addr, Len));
   }
 
   Error prepare(ModuleImpl &M) override;
@@ -144,14 +86,14 @@ public:
   }
 
 private:
-  /// Success, or the Fault error of a device a fault or timeout broke. Mu
-  /// is held.
-  Error usable() {
-    if (Broken)
-      return hostError(HostErrorCode::Fault, "HSA device '" + Name +
-                                                 "' is unusable: " + *Broken +
-                                                 "; open the device again");
-    return Error::success();
+  Error copyIn(uint64_t Device, const uint8_t *Data, uint64_t Bytes) override {
+    return backendError(Ctx->copyToDevice(Device, Data, Bytes));
+  }
+  Error copyOut(uint8_t *Out, uint64_t Device, uint64_t Bytes) override {
+    return backendError(Ctx->copyFromDevice(Out, Device, Bytes));
+  }
+  Error fillZero(uint64_t Device, uint64_t Bytes) override {
+    return backendError(Ctx->zero(Device, Bytes));
   }
   static Error backendError(Error E) {
     if (!E)
@@ -161,14 +103,7 @@ private:
 
   std::unique_ptr<hsa::Runtime> RT;
   std::unique_ptr<hsa::Context> Ctx;
-  std::string Name; ///< "hsa:N".
   std::string MCPU; ///< the agent's processor, the translation's target.
-  uint64_t Base;    ///< the arena: WAVE device address 0.
-  uint64_t Size;    ///< the arena's bytes.
-  double Timeout;   ///< seconds per launch; <= 0: none.
-  std::mutex Mu;    ///< one HSA call sequence at a time.
-  /// Why the device is unusable (a fault or a timeout), if it is.
-  std::optional<std::string> Broken;
 };
 
 HsaModule::~HsaModule() { B.unload(*this); }
@@ -246,23 +181,8 @@ Error HsaBackend::run(LaunchJob &J, uint64_t /*Top*/) {
   Expected<double> Seconds = Ctx->launch(LK, V, KernelName, Timeout, false);
   if (Seconds)
     return Error::success();
-  std::string Msg = toString(Seconds.takeError());
-  bool TimedOut = Ctx->abandoned();
-  if (!TimedOut && !Ctx->faulted())
-    return hostError(HostErrorCode::Backend, Msg);
-  if (TimedOut) {
-    std::string Late = "kernel '" + KernelName + "' did not complete in " +
-                       formatv("{0}", Timeout).str() + " s";
-    Broken = Late + ", and its queue was abandoned to it";
-    return hostError(HostErrorCode::Limit,
-                     Late + " (DeviceOptions::TimeoutSeconds); the device's "
-                            "HSA queue is abandoned: open the device again");
-  }
-  Broken = "an earlier launch faulted (" + Msg +
-           "), and a fault leaves the HSA queue unusable";
-  return hostError(HostErrorCode::Fault,
-                   Msg + "; the device's HSA queue is unusable from now on: "
-                         "open the device again");
+  return launchFailed(toString(Seconds.takeError()), Ctx->abandoned(),
+                      Ctx->faulted(), KernelName);
 }
 
 } // namespace
@@ -284,26 +204,13 @@ static std::string describe(const hsa::AgentInfo &A) {
 Expected<std::unique_ptr<DeviceBackend>>
 createHsaBackend(unsigned Index, const DeviceOptions &Opts, DeviceInfo &Info) {
   std::string Name = "hsa:" + std::to_string(Index);
-  if (Opts.DeviceMemory > MaxArenaBytes)
-    return hostError(HostErrorCode::InvalidArgument,
-                     "device '" + Name + "': " + Twine(Opts.DeviceMemory) +
-                         " bytes of device memory is more than WAVE's 32-bit "
-                         "addresses reach (4 GiB, formats/isa.md §4.9)");
-  if (Opts.DeviceMemory && Opts.DeviceMemory <= emu::NamedBufferBase)
-    return hostError(HostErrorCode::InvalidArgument,
-                     "device '" + Name + "': " + Twine(Opts.DeviceMemory) +
-                         " bytes of device memory leave no room for a "
-                         "buffer (they start at address " +
-                         Twine(emu::NamedBufferBase) + ")");
+  if (Error E = checkArenaOption(Name, Opts.DeviceMemory))
+    return std::move(E);
   Expected<std::unique_ptr<hsa::Runtime>> RT = hsa::Runtime::open();
   if (!RT)
     return hostErrorOf(RT.takeError(), HostErrorCode::Backend);
   if (size_t Count = (*RT)->agents().size(); Index >= Count)
-    return hostError(HostErrorCode::NoDevice,
-                     "no HSA GPU agent " + Twine(Index) + ": there " +
-                         (Count == 1 ? std::string("is 1")
-                                     : "are " + std::to_string(Count)) +
-                         " (listDevices() names them)");
+    return noSuchDevice("HSA GPU agent", Index, Count);
   const hsa::AgentInfo &Agent = (*RT)->agents()[Index];
   std::string MCPU = Agent.processor();
   const amdgcn::GCNTarget *Target = amdgcn::lookupTarget(MCPU);
@@ -318,48 +225,29 @@ createHsaBackend(unsigned Index, const DeviceOptions &Opts, DeviceInfo &Info) {
       hsa::Context::create(**RT, Index);
   if (!Ctx)
     return hostErrorOf(Ctx.takeError(), HostErrorCode::Backend);
-  uint64_t Pool = (*Ctx)->deviceMemoryBytes();
-  uint64_t Size = Opts.DeviceMemory;
+  Expected<uint64_t> Size =
+      arenaSize(Name, Opts.DeviceMemory, (*Ctx)->deviceMemoryBytes(),
+                "the coarse-grained memory of HSA agent '" + Agent.Name + "'");
   if (!Size)
-    Size = std::min(DefaultArenaBytes, Pool);
-  else if (Size > Pool)
-    return hostError(HostErrorCode::InvalidArgument,
-                     "device '" + Name + "': " + Twine(Size) +
-                         " bytes of device memory asked for, but HSA agent '" +
-                         Agent.Name + "' has " + Twine(Pool) +
-                         " of coarse-grained memory");
-  Size = alignTo(Size, emu::NamedBufferAlign);
-  Expected<uint64_t> Base = (*Ctx)->allocate(Size);
+    return Size.takeError();
+  Expected<uint64_t> Base = allocateArena<hsa::HsaError>(**Ctx, *Size);
   if (!Base)
-    return hostErrorOf(Base.takeError(), HostErrorCode::Backend);
-  // All of it zero, as the emulator's memory starts.
-  if (Error E = (*Ctx)->zero(*Base, Size)) {
-    (*Ctx)->free(*Base);
-    return hostErrorOf(std::move(E), HostErrorCode::Backend);
-  }
+    return Base.takeError();
   Info.Name = Name;
   Info.Kind = BackendKind::Hsa;
   Info.Description = describe(Agent);
   return std::make_unique<HsaBackend>(std::move(*RT), std::move(*Ctx), Name,
-                                      MCPU, *Base, Size, Opts.TimeoutSeconds);
+                                      MCPU, *Base, *Size, Opts.TimeoutSeconds);
 }
 
 std::vector<DeviceInfo> listHsaDevices() {
-  std::vector<DeviceInfo> Ds;
   Expected<std::unique_ptr<hsa::Runtime>> RT = hsa::Runtime::open();
   if (!RT) {
     consumeError(RT.takeError());
-    return Ds;
+    return {};
   }
-  ArrayRef<hsa::AgentInfo> Agents = (*RT)->agents();
-  for (size_t I = 0; I != Agents.size(); ++I) {
-    DeviceInfo D;
-    D.Name = "hsa:" + std::to_string(I);
-    D.Kind = BackendKind::Hsa;
-    D.Description = describe(Agents[I]);
-    Ds.push_back(std::move(D));
-  }
-  return Ds;
+  return deviceList("hsa", BackendKind::Hsa, (*RT)->agents(),
+                    [](const hsa::AgentInfo &D) { return describe(D); });
 }
 
 } // namespace wave::host
