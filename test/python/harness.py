@@ -12,6 +12,16 @@ import traceback
 import wavetools as wt
 
 
+# y = a * x + y in the Python dialect: the kernel most of the tests launch.
+SAXPY = """
+@kernel
+def saxpy(a: f32, x: f32[:], y: f32[:], n: u32):
+    i = global_id(0)
+    if i < n:
+        y[i] = a * x[i] + y[i]
+"""
+
+
 def expect_error(code, fn, *args, **kwargs):
     """Calls fn(*args, **kwargs), which must raise wavetools.Error with
     .code == code; returns the error's message."""

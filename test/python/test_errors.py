@@ -12,13 +12,7 @@ import numpy as np
 import harness
 import wavetools as wt
 
-SAXPY = """
-@kernel
-def saxpy(a: f32, x: f32[:], y: f32[:], n: u32):
-    i = global_id(0)
-    if i < n:
-        y[i] = a * x[i] + y[i]
-"""
+SAXPY = harness.SAXPY
 
 dev = wt.default_device()
 saxpy = wt.compile_source(SAXPY, "python").saxpy

@@ -20,6 +20,8 @@
 // context queries) or `hang` (a launch never completes).
 //
 //===----------------------------------------------------------------------===//
+#include "../StubLog.h"
+
 #include "wave/Runtime/CUDA/DriverAPI.h"
 
 #include <cctype>
@@ -41,23 +43,14 @@ namespace {
 
 /// Appends one formatted line to $WAVE_CUDA_STUB_LOG.
 void logLine(const char *Fmt, ...) {
-  const char *Path = std::getenv("WAVE_CUDA_STUB_LOG");
-  if (!Path || !*Path)
-    return;
-  FILE *F = std::fopen(Path, "a");
-  if (!F)
-    return;
   va_list Args;
   va_start(Args, Fmt);
-  std::vfprintf(F, Fmt, Args);
+  wave::stub::appendLine("WAVE_CUDA_STUB_LOG", Fmt, Args);
   va_end(Args);
-  std::fputc('\n', F);
-  std::fclose(F);
 }
 
 bool failMode(const char *Mode) {
-  const char *Env = std::getenv("WAVE_CUDA_STUB_FAIL");
-  return Env && std::strcmp(Env, Mode) == 0;
+  return wave::stub::failing("WAVE_CUDA_STUB_FAIL", Mode);
 }
 
 /// What the stub's handles point to.

@@ -39,6 +39,8 @@
 // completes) or `hang` (a dispatch never completes).
 //
 //===----------------------------------------------------------------------===//
+#include "../StubLog.h"
+
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
@@ -60,23 +62,14 @@ namespace {
 
 /// Appends one formatted line to $WAVE_HSA_STUB_LOG.
 void logLine(const char *Fmt, ...) {
-  const char *Path = std::getenv("WAVE_HSA_STUB_LOG");
-  if (!Path || !*Path)
-    return;
-  FILE *F = std::fopen(Path, "a");
-  if (!F)
-    return;
   va_list Args;
   va_start(Args, Fmt);
-  std::vfprintf(F, Fmt, Args);
+  wave::stub::appendLine("WAVE_HSA_STUB_LOG", Fmt, Args);
   va_end(Args);
-  std::fputc('\n', F);
-  std::fclose(F);
 }
 
 bool failMode(const char *Mode) {
-  const char *Env = std::getenv("WAVE_HSA_STUB_FAIL");
-  return Env && std::strcmp(Env, Mode) == 0;
+  return wave::stub::failing("WAVE_HSA_STUB_FAIL", Mode);
 }
 
 /// One lock for all of the stub's state: the host runtime calls from its
