@@ -105,7 +105,7 @@ class Runner:
         self.llvm_mc = find_llvm_mc(a.llvm_mc)
         self.lock = threading.Lock()
         self.opt = wavegen.Options(a.transcendentals, a.unaligned, a.size,
-                                   a.fresh_predicates)
+                                   a.fresh_predicates, a.combine)
         self.counts = {}
         self.failures = []
 
@@ -265,6 +265,8 @@ def main():
     ap.add_argument("--size", type=float, default=1.0)
     ap.add_argument("--fresh-predicates", action="store_true",
                     help="wavegen: no reads of predicates left from other regions")
+    ap.add_argument("--combine", action="store_true",
+                    help="wavegen: also generate what the AMDGCN stage's CSE and fusion rewrite")
     a = ap.parse_args()
     if not a.translate_only:
         a.executor = a.executor or os.environ.get("WAVE_DIFFTEST_EXECUTOR")

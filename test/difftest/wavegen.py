@@ -6,7 +6,7 @@ data races and of faults, and writes the values it computes to device memory,
 so that two executors that implement formats/isa.md (with the "default" column of §8)
 must print the same `--dump-u32` of the output region, byte for byte.
 
-    wavegen.py --seed S [--out DIR] [--transcendentals] [--unaligned]
+    wavegen.py --seed S [--out DIR] [--transcendentals] [--unaligned] [--combine]
 
 writes DIR/k.wave, DIR/in.bin and DIR/args (one wave-run argument per line,
 without --wave-width, which depends on the target). As a module:
@@ -27,6 +27,9 @@ What a kernel contains
   end, which hold the register's initial value),
   per-lane (`@pN halt`) and in-`if` halts, barriers, LDS exchanges between
   threads, and stores of intermediate values to the thread's output slots.
+* With --combine, statements shaped like what the AMDGCN stage's CSE and
+  fusion rewrite (shl feeding iadd, iadd feeding shl, narrow products feeding
+  iadd, repeated operations; st_combine), and their near misses.
 * An epilogue that stores every pool register, the predicates and the
   thread's LDS region to its output slots (and, when nothing halts, the
   workgroup's shared LDS atomics words after a barrier).
@@ -141,8 +144,9 @@ NICE_FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 1.5, 0.25, 100.0,
 
 class Options:
     def __init__(self, transcendentals=False, unaligned=False, size=1.0,
-                 fresh_predicates=False):
+                 fresh_predicates=False, combine=False):
         self.fresh_predicates = fresh_predicates
+        self.combine = combine
         self.transcendentals = transcendentals
         self.unaligned = unaligned
         self.size = size
@@ -353,6 +357,62 @@ class Gen:
             self.emit("%sbfe r%d, r%d, r%d, r%d" % (pf, self.dst(), self.src(), self.src(), self.src()), d)
         else:
             self.emit("%sbfi r%d, r%d, r%d, r%d, r%d" % (pf, self.dst(), self.src(), self.src(), self.src(), self.src()), d)
+
+    def st_combine(self, d):
+        """--combine: what the AMDGCN stage's CSE and fusion rewrite
+        (libwave/lib/AMDGCN/Combine.cpp), and near misses they must leave
+        alone: shl then iadd (v_lshl_add_u32, s_lshl1..4_add_u32 on uniform
+        values), iadd then shl (v_add_lshl_u32), products of values masked
+        to 8..32 bits then an add (v_mad_u32_u24 only up to 24 bits), and
+        an operation repeated with the same sources, with other statements,
+        a predicate or a redefinition between the two."""
+        self.new_group()
+        x = self.rng.random()
+        uni = [R_PARAM, R_WG, R_T, R_W]
+
+        def operand():
+            return self.pick(uni) if self.chance(0.35) else self.src()
+        a, b, c = operand(), operand(), operand()
+        if x < 0.25:
+            k = self.pick([1, 2, 3, 4, self.rng.randrange(0, 32)])
+            if self.chance(0.85):
+                self.emit("mov_imm r%d, %d" % (T1, k), d)
+                amt = T1
+            else:
+                amt = operand()
+            self.emit("shl r%d, r%d, r%d" % (T2, a, amt), d)
+            srcs = (T2, b) if self.chance(0.5) else (b, T2)
+            self.emit("%siadd r%d, r%d, r%d" % ((self.prefix(0.1), self.dst()) + srcs), d)
+            if self.chance(0.3):
+                self.emit("%siadd r%d, r%d, r%d" % (self.prefix(0.1), self.dst(), c, T2), d)
+        elif x < 0.45:
+            self.emit("iadd r%d, r%d, r%d" % (T2, a, b), d)
+            self.emit("mov_imm r%d, %d" % (T1, self.rng.randrange(0, 32)), d)
+            self.emit("%sshl r%d, r%d, r%d" % (self.prefix(0.1), self.dst(), T2, T1), d)
+        elif x < 0.65:
+            masks = [0xFF, 0x3FF, 0xFFFF, 0xFFFFFF, 0x1FFFFFF, 0xFFFFFFFF]
+            self.emit("mov_imm r%d, 0x%X" % (T1, self.pick(masks)), d)
+            self.emit("and r%d, r%d, r%d" % (T2, a, T1), d)
+            self.emit("mov_imm r%d, 0x%X" % (T1, self.pick(masks)), d)
+            self.emit("and r%d, r%d, r%d" % (T3, b, T1), d)
+            if self.chance(0.5):
+                self.emit("%simad r%d, r%d, r%d, r%d" % (self.prefix(0.1), self.dst(), T2, T3, c), d)
+            else:
+                self.emit("imul r%d, r%d, r%d" % (T4, T2, T3), d)
+                self.emit("%siadd r%d, r%d, r%d" % (self.prefix(0.1), self.dst(), c, T4), d)
+        else:
+            op = self.pick(INT2 + ["imad"])
+            srcs = [a, b] + ([c] if op == "imad" else [])
+            r1 = self.dst()
+            self.emit("%s r%d, %s" % (op, r1, ", ".join("r%d" % s for s in srcs)), d)
+            if self.chance(0.5):
+                self.simple(None, d)
+                self.new_group()
+            r2 = self.dst()
+            self.emit("%s%s r%d, %s" % (self.prefix(0.2), op, r2,
+                                        ", ".join("r%d" % s for s in srcs)), d)
+            self.st_observe(d, r1)
+            self.st_observe(d, r2)
 
     def st_mov(self, d):
         self.new_group()
@@ -803,6 +863,8 @@ class Gen:
             (lambda d: self.st_atomic(d, False), 3), (lambda d: self.st_atomic(d, True), 3),
             (self.st_wave, 7), (self.st_observe, 8),
         ]
+        if self.opt.combine:
+            choices.append((self.st_combine, 12))
         if ctx.frames < 31 and self.budget > 0:
             choices.append(("if", 6))
             if ctx.iter_budget < 24:
@@ -1039,8 +1101,11 @@ def main():
     ap.add_argument("--size", type=float, default=1.0, help="scale the kernel length")
     ap.add_argument("--fresh-predicates", action="store_true",
                     help="never read a predicate in lanes that did not just set it")
+    ap.add_argument("--combine", action="store_true",
+                    help="also generate what the AMDGCN stage's CSE and fusion rewrite")
     a = ap.parse_args()
-    t = generate(a.seed, Options(a.transcendentals, a.unaligned, a.size, a.fresh_predicates))
+    t = generate(a.seed, Options(a.transcendentals, a.unaligned, a.size, a.fresh_predicates,
+                                 a.combine))
     t.write(a.out)
     print(os.path.join(a.out, "k.wave"))
 

@@ -693,6 +693,9 @@ const OpFact Facts[] = {
     {"s_and_b64", InstKind::SALU, GCNEnc::SOP2, true, false, false},
     {"s_andn2_b32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
     {"s_lshl_b32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    // SOPInstructions.td S_LSHL1..4_ADD_U32: `Defs = [SCC]` (overflow).
+    {"s_lshl1_add_u32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
+    {"s_lshl4_add_u32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
     {"s_ashr_i32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
     {"s_bfe_u32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
     {"s_min_i32", InstKind::SALU, GCNEnc::SOP2, true, false, false},
@@ -735,6 +738,9 @@ const OpFact Facts[] = {
     {"v_mul_f32", InstKind::VALU, GCNEnc::VOP2, false, false, false},
     {"v_fma_f32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
     {"v_mul_lo_u32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
+    {"v_lshl_add_u32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
+    {"v_add_lshl_u32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
+    {"v_mad_u32_u24", InstKind::VALU, GCNEnc::VOP3, false, false, false},
     {"v_readlane_b32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
     {"v_pk_add_f16", InstKind::VALU, GCNEnc::VOP3P, false, false, false},
     {"v_mov_b32_dpp", InstKind::VALU, GCNEnc::DPP, false, false, false},
@@ -843,4 +849,252 @@ TEST(AMDGCNOps, EveryPrintedMnemonicHasARow) {
   for (const std::string &M : Printed)
     EXPECT_NE(lookupGCNOp(M), GCNOp::None) << M;
   EXPECT_GT(Printed.size(), 150u);
+}
+
+//===----------------------------------------------------------------------===//
+// Combine.cpp: dominators, known bits, scoped CSE and fusion
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A small hand-written kernel body for the Combine.cpp passes.
+struct IRBuilder {
+  GCNTarget T;
+  MFunction F;
+  explicit IRBuilder(const char *CPU) : T(*lookupTarget(CPU)) {
+    F.T = &T;
+    F.Name = "k";
+  }
+  MInst &inst(GCNOp Op, std::initializer_list<MOperand> Ops) {
+    MInst MI;
+    MI.setOp(Op);
+    MI.Ops.assign(Ops.begin(), Ops.end());
+    F.Insts.push_back(MI);
+    return F.Insts.back();
+  }
+  void label(unsigned L) {
+    MInst MI;
+    MI.Kind = InstKind::Label;
+    MI.Ops = {MOperand::label(L)};
+    F.Insts.push_back(MI);
+  }
+  void branch(GCNOp Op, unsigned L) { inst(Op, {MOperand::label(L)}); }
+  uint32_t v() { return F.newVReg(RegClass::V32); }
+  uint32_t s() { return F.newVReg(RegClass::S32); }
+  unsigned count(GCNOp Op) const {
+    unsigned N = 0;
+    for (const MInst &MI : F.Insts)
+      N += MI.is(Op);
+    return N;
+  }
+};
+
+MOperand use(uint32_t R) { return MOperand::use(R); }
+MOperand def(uint32_t R) { return MOperand::def(R); }
+MOperand imm(int64_t V) { return MOperand::imm(V); }
+
+} // namespace
+
+// A diamond and a loop: block 0 dominates everything; the join's idom is
+// the branch block, not either arm; a loop body's idom is its header.
+TEST(AMDGCNCombine, Dominators) {
+  IRBuilder B("gfx942");
+  uint32_t X = B.s();
+  B.inst(GCNOp::S_MOV_B32, {def(X), imm(1)});        // block 0
+  B.branch(GCNOp::S_CBRANCH_SCC1, 1);
+  B.inst(GCNOp::S_MOV_B32, {def(X), imm(2)});        // block 1 (then)
+  B.branch(GCNOp::S_BRANCH, 2);
+  B.label(1);                                        // block 2 (else)
+  B.inst(GCNOp::S_MOV_B32, {def(X), imm(3)});
+  B.label(2);                                        // block 3 (join, header)
+  B.inst(GCNOp::S_ADD_U32, {def(X), use(X), imm(1)});
+  B.branch(GCNOp::S_CBRANCH_SCC0, 2);                // latch: back to 3
+  B.inst(GCNOp::S_ENDPGM, {});                       // block 4
+  std::vector<CFGBlock> Blocks = buildCFG(B.F);
+  ASSERT_EQ(Blocks.size(), 5u);
+  std::vector<int> Idom = computeIdoms(Blocks);
+  EXPECT_EQ(Idom[0], 0);
+  EXPECT_EQ(Idom[1], 0);
+  EXPECT_EQ(Idom[2], 0);
+  EXPECT_EQ(Idom[3], 0);
+  EXPECT_EQ(Idom[4], 3);
+}
+
+// Known bits: masks, bit-field extracts, right shifts, lane counts and
+// narrow loads bound a value; sums and products of bounded values are
+// bounded; two definitions, a merging one, or an unknown source are not.
+TEST(AMDGCNCombine, ValueBits) {
+  IRBuilder B("gfx942");
+  uint32_t Tid = B.F.newVReg(RegClass::V32, 0); // precoloured: unknown
+  uint32_t A = B.v(), E = B.v(), Sh = B.v(), L = B.v(), Sum = B.v(),
+           Prod = B.v(), Two = B.v(), Load = B.v(), Un = B.v(), Merge = B.v();
+  uint32_t Base = B.F.newVReg(RegClass::S64, 0);
+  B.inst(GCNOp::V_AND_B32, {def(A), imm(0x3FF), use(Tid)});
+  B.inst(GCNOp::V_BFE_U32, {def(E), use(Tid), imm(10), imm(10)});
+  B.inst(GCNOp::V_LSHRREV_B32, {def(Sh), imm(20), use(Un)});
+  B.inst(GCNOp::V_MBCNT_LO_U32_B32, {def(L), imm(-1), imm(0)});
+  B.inst(GCNOp::V_ADD_U32, {def(Sum), use(A), use(E)});
+  B.inst(GCNOp::V_MUL_LO_U32, {def(Prod), use(A), use(Sh)});
+  B.inst(GCNOp::V_MOV_B32, {def(Two), imm(5)});
+  B.inst(GCNOp::V_MOV_B32, {def(Two), imm(7)});
+  B.inst(GCNOp::GLOBAL_LOAD_UBYTE, {def(Load), use(A), use(Base)});
+  MOperand M = def(Merge);
+  M.IsUse = true;
+  B.inst(GCNOp::V_AND_B32, {M, imm(1), use(A)});
+  std::vector<uint8_t> Bits = computeValueBits(B.F);
+  EXPECT_EQ(Bits[Tid], 32);
+  EXPECT_EQ(Bits[A], 10);
+  EXPECT_EQ(Bits[E], 10);
+  EXPECT_EQ(Bits[Sh], 12);
+  EXPECT_EQ(Bits[L], 7);
+  EXPECT_EQ(Bits[Sum], 11);
+  EXPECT_EQ(Bits[Prod], 22);
+  EXPECT_EQ(Bits[Two], 32);
+  EXPECT_EQ(Bits[Load], 8);
+  EXPECT_EQ(Bits[Un], 32);
+  EXPECT_EQ(Bits[Merge], 32);
+}
+
+// CSE: a VALU repeat in the same EXEC is removed and its uses renamed; a
+// repeat after an EXEC write is kept; an SALU repeat after an EXEC write
+// is removed; an SALU repeat whose SCC is read is kept.
+TEST(AMDGCNCombine, ScopedCSE) {
+  IRBuilder B("gfx942");
+  uint32_t X = B.v(), Y = B.v(), P1 = B.v(), P2 = B.v(), P3 = B.v();
+  uint32_t SA = B.s(), S1 = B.s(), S2 = B.s(), S3 = B.s(), Sel = B.s();
+  uint32_t Mask = B.F.newVReg(RegClass::S64), Saved = B.F.newVReg(RegClass::S64);
+  B.inst(GCNOp::V_MOV_B32, {def(X), imm(0x1234)});
+  B.inst(GCNOp::V_MOV_B32, {def(Y), imm(0x77)});
+  B.inst(GCNOp::S_MOV_B32, {def(SA), imm(99)});
+  B.inst(GCNOp::V_MUL_LO_U32, {def(P1), use(X), use(Y)});
+  B.inst(GCNOp::S_MUL_I32, {def(S1), use(SA), use(SA)});
+  B.inst(GCNOp::V_MUL_LO_U32, {def(P2), use(X), use(Y)}); // same EXEC: gone
+  B.inst(GCNOp::S_MOV_B64, {def(Mask), imm(5)});
+  B.inst(GCNOp::S_AND_SAVEEXEC_B64, {def(Saved), use(Mask)});
+  B.F.Insts.back().Ops.push_back(MOperand::hw(HwReg::Exec, true, true));
+  B.inst(GCNOp::V_MUL_LO_U32, {def(P3), use(X), use(Y)}); // new EXEC: kept
+  B.inst(GCNOp::S_MUL_I32, {def(S2), use(SA), use(SA)});  // scalar: gone
+  B.inst(GCNOp::S_ADD_U32, {def(S3), use(SA), use(SA)});
+  B.inst(GCNOp::S_ADD_U32, {def(S3), use(SA), use(SA)});
+  B.inst(GCNOp::S_CSELECT_B32, {def(Sel), imm(1), imm(0)});
+  MInst &Out = B.inst(GCNOp::None, {use(P1), use(P2), use(P3), use(S1),
+                                    use(S2), use(S3), use(Sel)});
+  Out.Kind = InstKind::Other;
+  runCSE(B.F);
+  EXPECT_EQ(B.count(GCNOp::V_MUL_LO_U32), 2u);
+  EXPECT_EQ(B.count(GCNOp::S_MUL_I32), 1u);
+  // S3 has two definitions: neither is a candidate.
+  EXPECT_EQ(B.count(GCNOp::S_ADD_U32), 2u);
+  const MInst &O = B.F.Insts.back();
+  EXPECT_EQ(O.Ops[0].Reg, P1);
+  EXPECT_EQ(O.Ops[1].Reg, P1);
+  EXPECT_EQ(O.Ops[2].Reg, P3);
+  EXPECT_EQ(O.Ops[3].Reg, S1);
+  EXPECT_EQ(O.Ops[4].Reg, S1);
+}
+
+// The SCC of a repeated SALU instruction that is read keeps it.
+TEST(AMDGCNCombine, CSEKeepsReadSCC) {
+  IRBuilder B("gfx942");
+  uint32_t SA = B.s(), S1 = B.s(), S2 = B.s(), Sel = B.s();
+  B.inst(GCNOp::S_MOV_B32, {def(SA), imm(99)});
+  B.inst(GCNOp::S_ADD_U32, {def(S1), use(SA), imm(-1)});
+  B.inst(GCNOp::S_ADD_U32, {def(S2), use(SA), imm(-1)});
+  B.inst(GCNOp::S_CSELECT_B32, {def(Sel), imm(1), imm(0)}); // reads S2's SCC
+  MInst &Out = B.inst(GCNOp::None, {use(S1), use(S2), use(Sel)});
+  Out.Kind = InstKind::Other;
+  runCSE(B.F);
+  EXPECT_EQ(B.count(GCNOp::S_ADD_U32), 2u);
+}
+
+// Fusion: shift then add, add then shift, narrow multiply then add; not
+// across an EXEC write, not with a second non-add use, not with a factor
+// of 25 bits, not with two SGPRs on gfx942's one-operand constant bus.
+TEST(AMDGCNCombine, Fusion) {
+  IRBuilder B("gfx942");
+  uint32_t Tid = B.F.newVReg(RegClass::V32, 0);
+  uint32_t A = B.v(), X = B.v(), T1 = B.v(), R1 = B.v(), T2 = B.v(),
+           R2 = B.v(), T3 = B.v(), R3 = B.v(), W = B.v(), T4 = B.v(),
+           R4 = B.v(), T5 = B.v(), R5 = B.v(), R5b = B.v();
+  uint32_t SX = B.s(), SY = B.s(), T6 = B.s(), R6 = B.v();
+  B.inst(GCNOp::V_AND_B32, {def(A), imm(0x3FF), use(Tid)});
+  B.inst(GCNOp::V_MOV_B32, {def(X), use(Tid)});
+  B.inst(GCNOp::V_LSHLREV_B32, {def(T1), imm(2), use(X)});
+  B.inst(GCNOp::V_ADD_U32, {def(R1), use(A), use(T1)});    // lshl_add
+  B.inst(GCNOp::V_ADD_U32, {def(T2), use(A), use(X)});
+  B.inst(GCNOp::V_LSHLREV_B32, {def(R2), imm(3), use(T2)}); // add_lshl
+  B.inst(GCNOp::V_AND_B32, {def(W), imm(0x1FFFFFF), use(Tid)});
+  B.inst(GCNOp::V_MUL_LO_U32, {def(T3), use(A), use(A)});
+  B.inst(GCNOp::V_ADD_U32, {def(R3), use(T3), use(X)});     // mad_u32_u24
+  B.inst(GCNOp::V_MUL_LO_U32, {def(T4), use(A), use(W)});
+  B.inst(GCNOp::V_ADD_U32, {def(R4), use(T4), use(X)});     // 25 bits: no
+  B.inst(GCNOp::V_LSHLREV_B32, {def(T5), imm(1), use(X)});
+  B.inst(GCNOp::V_ADD_U32, {def(R5), use(T5), use(A)});
+  B.inst(GCNOp::V_XOR_B32, {def(R5b), use(T5), use(A)});   // other use: no
+  B.inst(GCNOp::S_MOV_B32, {def(SX), imm(100)});
+  B.inst(GCNOp::S_LOAD_DWORD, {def(SY), use(B.F.newVReg(RegClass::S64, 0)),
+                               imm(8)});
+  B.inst(GCNOp::S_LSHL_B32, {def(T6), use(SY), use(SX)});
+  B.inst(GCNOp::V_ADD_U32, {def(R6), use(T6), use(A)}); // two SGPRs: no
+  MInst &Out = B.inst(GCNOp::None, {use(R1), use(R2), use(R3), use(R4),
+                                    use(R5), use(R5b), use(R6)});
+  Out.Kind = InstKind::Other;
+  runFusion(B.F);
+  EXPECT_EQ(B.count(GCNOp::V_LSHL_ADD_U32), 1u);
+  EXPECT_EQ(B.count(GCNOp::V_ADD_LSHL_U32), 1u);
+  EXPECT_EQ(B.count(GCNOp::V_MAD_U32_U24), 1u);
+  EXPECT_EQ(B.count(GCNOp::V_MUL_LO_U32), 1u);
+  EXPECT_EQ(B.count(GCNOp::S_LSHL_B32), 1u);
+  EXPECT_EQ(B.count(GCNOp::V_LSHLREV_B32), 1u); // T5's
+  for (const MInst &MI : B.F.Insts)
+    if (MI.is(GCNOp::V_LSHL_ADD_U32)) {
+      EXPECT_EQ(MI.Ops[0].Reg, R1);
+      EXPECT_EQ(MI.Ops[1].Reg, X);
+      EXPECT_EQ(MI.Ops[2].Value, 2);
+      EXPECT_EQ(MI.Ops[3].Reg, A);
+    } else if (MI.is(GCNOp::V_ADD_LSHL_U32)) {
+      EXPECT_EQ(MI.Ops[0].Reg, R2);
+      EXPECT_EQ(MI.Ops[3].Value, 3);
+    } else if (MI.is(GCNOp::V_MAD_U32_U24)) {
+      EXPECT_EQ(MI.Ops[0].Reg, R3);
+      EXPECT_EQ(MI.Ops[3].Reg, X);
+    }
+}
+
+// No fusion across an EXEC write; scalar shift-adds by 1..4 become
+// s_lshl<n>_add_u32 only while their SCC is unread and their operands need
+// at most one literal.
+TEST(AMDGCNCombine, FusionBarriers) {
+  IRBuilder B("gfx1100");
+  uint32_t X = B.v(), A = B.v(), T1 = B.v(), R1 = B.v();
+  uint32_t SX = B.s(), SY = B.s(), T2 = B.s(), R2 = B.s(), T3 = B.s(),
+           R3 = B.s(), Sel = B.s();
+  uint32_t Mask = B.F.newVReg(RegClass::S32), Saved = B.F.newVReg(RegClass::S32);
+  uint32_t Kern = B.F.newVReg(RegClass::S64, 0);
+  B.inst(GCNOp::V_MOV_B32, {def(X), imm(3)});
+  B.inst(GCNOp::V_MOV_B32, {def(A), imm(4)});
+  B.inst(GCNOp::S_LOAD_DWORD, {def(SX), use(Kern), imm(8)});
+  B.inst(GCNOp::S_LOAD_DWORD, {def(SY), use(Kern), imm(12)});
+  B.inst(GCNOp::S_MOV_B32, {def(Mask), imm(1)});
+  B.inst(GCNOp::V_LSHLREV_B32, {def(T1), imm(2), use(X)});
+  B.inst(GCNOp::S_AND_SAVEEXEC_B32, {def(Saved), use(Mask)});
+  B.F.Insts.back().Ops.push_back(MOperand::hw(HwReg::Exec, true, true));
+  B.inst(GCNOp::V_ADD_NC_U32, {def(R1), use(A), use(T1)}); // EXEC changed
+  B.inst(GCNOp::S_LSHL_B32, {def(T2), use(SX), imm(3)});
+  B.inst(GCNOp::S_ADD_U32, {def(R2), use(T2), use(SY)});   // s_lshl3_add
+  B.inst(GCNOp::S_LSHL_B32, {def(T3), use(SX), imm(2)});
+  B.inst(GCNOp::S_ADD_U32, {def(R3), use(SY), use(T3)});
+  B.inst(GCNOp::S_CSELECT_B32, {def(Sel), imm(1), imm(0)}); // reads its SCC
+  // Two different literals do not fit one SOP2 instruction.
+  uint32_t T4 = B.s(), R4 = B.s();
+  B.inst(GCNOp::S_LSHL_B32, {def(T4), imm(0x12345), imm(2)});
+  B.inst(GCNOp::S_ADD_U32, {def(R4), use(T4), imm(0x6789)});
+  MInst &Out = B.inst(GCNOp::None,
+                      {use(R1), use(R2), use(R3), use(Sel), use(R4)});
+  Out.Kind = InstKind::Other;
+  runFusion(B.F);
+  EXPECT_EQ(B.count(GCNOp::V_LSHL_ADD_U32), 0u);
+  EXPECT_EQ(B.count(GCNOp::S_LSHL3_ADD_U32), 1u);
+  EXPECT_EQ(B.count(GCNOp::S_LSHL2_ADD_U32), 0u);
+  EXPECT_EQ(B.count(GCNOp::S_LSHL_B32), 2u);
 }

@@ -5,7 +5,8 @@
 // the target (GCNTarget); labels are pseudo-instructions; operands say
 // whether they are read or written; each instruction's facts (kind,
 // implicit SCC/VCC/EXEC, hazard classes) come from GCNOps.def. Lowering
-// (Lowering.h, its stage files and Translate.cpp) produces it, constant-bus
+// (Lowering.h, its stage files and Translate.cpp) produces it, the peephole
+// (Peephole.cpp), scoped CSE and fusion (Combine.cpp), constant-bus
 // legalization (ConstantBus.cpp), register allocation and spilling
 // (RegAlloc.cpp), wait counts and hazards (PostRA.cpp) rewrite it, and
 // Emitter.cpp prints it.
@@ -332,6 +333,44 @@ void mitigateHazards(MFunction &F);
 /// Copy propagation, identity elimination and strength reduction on the
 /// virtual-register IR (before allocation).
 void runPeephole(MFunction &F);
+
+/// The immediate dominator of every block of \p Blocks (buildCFG), block 0
+/// its own; -1 for blocks the entry does not reach (Cooper, Harvey and
+/// Kennedy, "A Simple, Fast Dominance Algorithm").
+std::vector<int> computeIdoms(const std::vector<CFGBlock> &Blocks);
+
+/// Known-bits analysis of the virtual-register IR: for every register,
+/// a bound N (0..32) such that every value its definition writes is below
+/// 2^N in the lanes it writes (32: nothing known). Only registers with a
+/// single whole-register definition get a bound below 32, from the
+/// instruction that defines them (masks, bit-field extracts, right
+/// shifts, narrow loads, lane counts, immediates, and the sums, products
+/// and selects of bounded values).
+std::vector<uint8_t> computeValueBits(const MFunction &F);
+
+/// Scoped common-subexpression elimination on the virtual-register IR
+/// (after runPeephole): an SALU or VALU instruction, or a kernel-argument
+/// load, that repeats one that dominates it (same opcode, operands and
+/// modifiers; every register it reads defined once, by an instruction that
+/// dominates the first) is removed and its result renamed to the first
+/// one's. VALU results are reused only where EXEC cannot have changed in
+/// between (no EXEC write on any path from one to the other); lane
+/// accesses, DPP, instructions reading EXEC, VCC or SCC, memory accesses
+/// other than kernel-argument loads, and instructions whose SCC write is
+/// read are never removed.
+void runCSE(MFunction &F);
+
+/// Fuses pairs of integer instructions in one block whose intermediate
+/// value has no other use: a left shift then an add become
+/// `v_lshl_add_u32` (a scalar shift by 1..4 then a scalar add,
+/// `s_lshl<n>_add_u32`), an add then a left shift `v_add_lshl_u32`, a
+/// 32-bit multiply of operands below 2^24 (computeValueBits) then an add
+/// `v_mad_u32_u24`. Never across an EXEC write, a redefinition of an
+/// operand, or (for the scalar forms) a read of SCC; never where the fused
+/// VOP3 form would exceed the constant bus or need a literal the target's
+/// VOP3 encoding does not take. Floating-point operations are never fused:
+/// WAVE's fmul then fadd round twice (formats/isa.md §4.7).
+void runFusion(MFunction &F);
 
 /// The register spelling of \p O after allocation ("v3", "s[4:5]", "exec").
 std::string printOperand(const MFunction &F, const MOperand &O);

@@ -11,8 +11,8 @@
 //  - strength reduction: a multiply by 2^k (`v_mul_lo_u32`, `s_mul_i32`)
 //    becomes a shift;
 //  - identities and constants: a shift by 0, an add or or of 0 become a
-//    copy, a 32-bit SALU operation on two immediates its value (SALU forms
-//    only where the SCC they write is dead);
+//    copy, a 32-bit SALU or integer VALU operation on two immediates its
+//    value (SALU forms only where the SCC they write is dead);
 //  - dead definitions and branches (conditional or not) to the next
 //    instruction are removed.
 //
@@ -160,7 +160,8 @@ void toMov(MInst &MI, MOperand Src) {
 }
 
 /// Identities and constants: x << 0, x >> 0, x + 0, x - 0 and x | 0 are
-/// copies of x; a 32-bit SALU operation on two immediates is its value.
+/// copies of x; a 32-bit SALU or integer VALU operation on two immediates
+/// is its value.
 /// SALU forms are rewritten only where the SCC they write is dead.
 bool foldIdentities(MFunction &F) {
   bool Changed = false;
@@ -205,6 +206,32 @@ bool foldIdentities(MFunction &F) {
     }
     if (MI.Kind != InstKind::VALU)
       continue;
+    // A 32-bit integer VALU operation on two immediates is its value.
+    if (A.K == MOperand::Imm && B.K == MOperand::Imm) {
+      uint32_t X = uint32_t(A.Value), Y = uint32_t(B.Value);
+      std::optional<uint32_t> V;
+      if (IsAny({GCNOp::V_ADD_U32, GCNOp::V_ADD_NC_U32}))
+        V = X + Y;
+      else if (IsAny({GCNOp::V_SUB_U32, GCNOp::V_SUB_NC_U32}))
+        V = X - Y;
+      else if (Opc == GCNOp::V_MUL_LO_U32)
+        V = X * Y;
+      else if (Opc == GCNOp::V_AND_B32)
+        V = X & Y;
+      else if (Opc == GCNOp::V_OR_B32)
+        V = X | Y;
+      else if (Opc == GCNOp::V_XOR_B32)
+        V = X ^ Y;
+      else if (Opc == GCNOp::V_LSHLREV_B32) // amount first
+        V = Y << (X & 31);
+      else if (Opc == GCNOp::V_LSHRREV_B32)
+        V = Y >> (X & 31);
+      if (V) {
+        toMov(MI, MOperand::imm(int64_t(int32_t(*V))));
+        Changed = true;
+        continue;
+      }
+    }
     // VALU shifts take the amount first (v_lshlrev_b32 d, k, x).
     if (IsZero(A) && IsAny({GCNOp::V_LSHLREV_B32, GCNOp::V_LSHRREV_B32,
                             GCNOp::V_ASHRREV_I32})) {

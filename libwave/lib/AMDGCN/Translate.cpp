@@ -16,7 +16,8 @@
 //     class: LowerControl.cpp, LowerALU.cpp, LowerMemory.cpp, LowerWave.cpp,
 //     LowerMMA.cpp.
 //
-// Then: legalization of the constant bus (ConstantBus.cpp), peephole,
+// Then: peephole (Peephole.cpp), scoped CSE and fusion of integer pairs
+// (Combine.cpp), legalization of the constant bus (ConstantBus.cpp),
 // register allocation, wait counts, hazards and emission (Emitter.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -493,6 +494,11 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
       if (MI.has(OF_Atomic) && !MI.Ops.empty() && MI.Ops[0].IsDef)
         MI.Kind = InstKind::VMEMLoad;
     runPeephole(L.F);
+    // Fusion first: CSE would give a shared intermediate (a shift both
+    // sides of a loop) uses in two blocks, which fusion leaves alone.
+    runFusion(L.F);
+    runCSE(L.F);
+    runFusion(L.F);
     detail::legalizeConstantBus(L.F);
     if (Error E = allocateRegisters(L.F))
       return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));

@@ -1,0 +1,894 @@
+//===- Combine.cpp - Scoped CSE and fused integer operations --------------===//
+//
+// Two passes on the virtual-register IR, after the peephole (constants
+// already propagated) and before constant-bus legalization:
+//
+//  - runCSE: dominator-scoped common-subexpression elimination (the
+//    EarlyCSE scheme: a scoped table of available values, walked down the
+//    dominator tree). The IR is not SSA -- a WAVE register's web is one
+//    virtual register, written by every definition of the web -- so only
+//    instructions whose result and sources each have a single definition
+//    take part, and a source's definition must dominate the instruction:
+//    then both computations read the same values, and the first result is
+//    still there at the second (dominance: no path from the first to any
+//    use of the second runs the first again without the second). A VALU
+//    result is written in EXEC's lanes only, so it is reused only where no
+//    EXEC write lies on any path between the two (a predicated op, an
+//    `if`, a loop's mask update, a wave operation's active-set change),
+//    or where EXEC has been restored from a copy taken in the first one's
+//    region (`s_mov exec, sS` after `s_mov sS, exec` or a saveexec: the
+//    end of a predicated op, an `endif`, a whole-wave window); uniform
+//    (SALU) values do not depend on EXEC and are reused across such
+//    changes, so they stay scalar. As LLVM's MachineCSE, a cheap
+//    computation (not a multiply, transcendental, f64 or kernel-argument
+//    load) is reused only from its own block or an immediate predecessor,
+//    so that its live range stays short. Memory accesses are never merged
+//    except loads of the kernel-argument segment, which is read-only for
+//    the whole dispatch; so a barrier, which orders memory only, separates
+//    nothing this pass merges.
+//
+//  - runFusion: one-block pairs whose intermediate value has no other use
+//    become one VOP3 (or SOP2) instruction: v_lshl_add_u32, v_add_lshl_u32,
+//    v_mad_u32_u24 (both factors below 2^24 by computeValueBits, so the
+//    24-bit multiply is the 32-bit one), s_lshl1..4_add_u32. All exist on
+//    GFX9 (CDNA), GFX11 and GFX12 with these spellings (LLVM 22
+//    VOP3Instructions.td, SOPInstructions.td `isGFX9Plus`). WAVE's fma is
+//    already v_fma_f32; a separate fmul and fadd round twice
+//    (formats/isa.md §4.7), so no float pair is ever fused. Translate.cpp
+//    runs fusion, CSE, then fusion again: fusing first keeps CSE from
+//    sharing an intermediate between blocks, where fusion leaves it alone.
+//
+//===----------------------------------------------------------------------===//
+#include "GCNIR.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace wave::amdgcn {
+
+//===----------------------------------------------------------------------===//
+// Dominators and shared helpers
+//===----------------------------------------------------------------------===//
+
+std::vector<int> computeIdoms(const std::vector<CFGBlock> &Blocks) {
+  unsigned N = unsigned(Blocks.size());
+  std::vector<int> Idom(N, -1);
+  if (!N)
+    return Idom;
+  // Reverse post-order of the blocks the entry reaches.
+  std::vector<unsigned> Post;
+  std::vector<char> Seen(N, 0);
+  std::vector<std::pair<unsigned, unsigned>> Stack = {{0, 0}};
+  Seen[0] = 1;
+  while (!Stack.empty()) {
+    unsigned B = Stack.back().first;
+    unsigned K = Stack.back().second;
+    if (K < Blocks[B].Succs.size()) {
+      ++Stack.back().second;
+      unsigned S = Blocks[B].Succs[K];
+      if (!Seen[S]) {
+        Seen[S] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Post.push_back(B);
+    Stack.pop_back();
+  }
+  std::vector<unsigned> RPO(Post.rbegin(), Post.rend());
+  std::vector<int> Num(N, -1);
+  for (unsigned I = 0; I < RPO.size(); ++I)
+    Num[RPO[I]] = int(I);
+  std::vector<SmallVector<unsigned, 2>> Preds(N);
+  for (unsigned B = 0; B < N; ++B)
+    for (unsigned S : Blocks[B].Succs)
+      Preds[S].push_back(B);
+  auto Intersect = [&](int A, int B) {
+    while (A != B) {
+      while (Num[A] > Num[B])
+        A = Idom[A];
+      while (Num[B] > Num[A])
+        B = Idom[B];
+    }
+    return A;
+  };
+  Idom[0] = 0;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned I = 1; I < RPO.size(); ++I) {
+      unsigned B = RPO[I];
+      int New = -1;
+      for (unsigned P : Preds[B])
+        if (Idom[P] >= 0)
+          New = New < 0 ? int(P) : Intersect(int(P), New);
+      if (New != Idom[B]) {
+        Idom[B] = New;
+        Changed = true;
+      }
+    }
+  }
+  return Idom;
+}
+
+namespace {
+
+bool writesExec(const MInst &MI) {
+  for (const MOperand &O : MI.Ops)
+    if (O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef)
+      return true;
+  return MI.has(OF_DefEXEC);
+}
+
+bool readsSCCAny(const MInst &MI) {
+  if (MI.readsSCC())
+    return true;
+  for (const MOperand &O : MI.Ops)
+    if (O.K == MOperand::Hw && O.H == HwReg::Scc && O.IsUse)
+      return true;
+  return false;
+}
+bool writesSCCAny(const MInst &MI) {
+  if (MI.writesSCC())
+    return true;
+  for (const MOperand &O : MI.Ops)
+    if (O.K == MOperand::Hw && O.H == HwReg::Scc && O.IsDef)
+      return true;
+  return false;
+}
+
+/// Liveness of SCC over the control-flow graph, for "is the SCC this
+/// instruction writes ever read?".
+class SCCLiveness {
+public:
+  SCCLiveness(const MFunction &F, const std::vector<CFGBlock> &Blocks)
+      : F(F), Blocks(Blocks) {
+    unsigned N = unsigned(Blocks.size());
+    BlockOf.assign(F.Insts.size(), 0);
+    std::vector<char> UpExposed(N, 0), Kills(N, 0);
+    for (unsigned B = 0; B < N; ++B)
+      for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I) {
+        BlockOf[I] = B;
+        const MInst &MI = F.Insts[I];
+        if (!Kills[B] && readsSCCAny(MI))
+          UpExposed[B] = 1;
+        if (writesSCCAny(MI))
+          Kills[B] = 1;
+      }
+    std::vector<char> LiveIn(N, 0);
+    LiveOut.assign(N, 0);
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (unsigned B = N; B-- > 0;) {
+        char Out = 0;
+        for (unsigned S : Blocks[B].Succs)
+          Out |= LiveIn[S];
+        char In = UpExposed[B] || (!Kills[B] && Out);
+        if (Out != LiveOut[B] || In != LiveIn[B]) {
+          LiveOut[B] = Out;
+          LiveIn[B] = In;
+          Changed = true;
+        }
+      }
+    }
+  }
+
+  /// Whether SCC as instruction \p I leaves it is never read.
+  bool deadAfter(unsigned I) const {
+    unsigned B = BlockOf[I];
+    for (unsigned J = I + 1; J < Blocks[B].End; ++J) {
+      const MInst &MI = F.Insts[J];
+      if (readsSCCAny(MI))
+        return false;
+      if (writesSCCAny(MI))
+        return true;
+    }
+    return !LiveOut[B];
+  }
+
+private:
+  const MFunction &F;
+  const std::vector<CFGBlock> &Blocks;
+  std::vector<unsigned> BlockOf;
+  std::vector<char> LiveOut;
+};
+
+/// Inline constants of VALU sources (no literal dword), as
+/// ConstantBus.cpp counts them.
+bool isInlineConstant(int64_t V) {
+  return (V >= -16 && V <= 64) || V == 0x3F000000 || V == 0xBF000000 ||
+         V == 0x3F800000 || V == 0xBF800000 || V == 0x40000000 ||
+         V == 0xC0000000 || V == 0x40800000 || V == 0xC0800000;
+}
+
+struct DefCounts {
+  std::vector<unsigned> Defs;
+  std::vector<int> DefAt;
+};
+
+DefCounts countDefs(const MFunction &F) {
+  DefCounts C;
+  C.Defs.assign(F.VRegs.size(), 0);
+  C.DefAt.assign(F.VRegs.size(), -1);
+  for (unsigned I = 0; I < F.Insts.size(); ++I)
+    for (const MOperand &O : F.Insts[I].Ops)
+      if (O.K == MOperand::VReg && O.IsDef) {
+        ++C.Defs[O.Reg];
+        C.DefAt[O.Reg] = int(I);
+      }
+  return C;
+}
+
+/// Whether \p O is the only operand \p MI defines and a whole register
+/// (not a tuple part, not a merging definition).
+bool soleWholeDef(const MInst &MI) {
+  if (MI.Ops.empty())
+    return false;
+  const MOperand &D = MI.Ops[0];
+  if (D.K != MOperand::VReg || !D.IsDef || D.IsUse || D.Sub >= 0)
+    return false;
+  for (unsigned K = 1; K < MI.Ops.size(); ++K)
+    if (MI.Ops[K].IsDef)
+      return false;
+  return true;
+}
+
+void erase(MInst &MI) {
+  MI.setOp(GCNOp::None);
+  MI.Kind = InstKind::Comment;
+  MI.Comment.clear();
+  MI.Ops.clear();
+}
+
+void dropErased(MFunction &F) {
+  llvm::erase_if(F.Insts, [](const MInst &MI) {
+    return MI.Kind == InstKind::Comment && MI.Comment.empty() &&
+           MI.Opc == GCNOp::None && MI.Ops.empty();
+  });
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Known bits
+//===----------------------------------------------------------------------===//
+
+std::vector<uint8_t> computeValueBits(const MFunction &F) {
+  DefCounts C = countDefs(F);
+  std::vector<uint8_t> Bits(F.VRegs.size(), 32);
+  auto B = [&](const MOperand &O) -> unsigned {
+    if (O.K == MOperand::Imm) {
+      uint32_t V = uint32_t(O.Value);
+      return V ? 32 - unsigned(countl_zero(V)) : 0;
+    }
+    if (O.K == MOperand::VReg && O.Sub < 0 && !O.Neg)
+      return Bits[O.Reg];
+    return 32;
+  };
+  auto ImmOr = [](const MOperand &O, int64_t Else) {
+    return O.K == MOperand::Imm ? O.Value : Else;
+  };
+  // Every bound is computed from sound bounds (all start at 32), so each
+  // round keeps them sound; rounds only tighten them.
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    for (const MInst &MI : F.Insts) {
+      if (!soleWholeDef(MI))
+        continue;
+      uint32_t R = MI.Ops[0].Reg;
+      if (C.Defs[R] != 1 || F.VRegs[R].Fixed >= 0 ||
+          regWidth(F.VRegs[R].Class) != 1)
+        continue;
+      const auto &O = MI.Ops;
+      unsigned N = O.size();
+      unsigned NB = 32;
+      auto Shl = [](unsigned X, int64_t Amt) {
+        return X ? X + unsigned(Amt & 31) : 0u;
+      };
+      switch (MI.Opc) {
+      case GCNOp::V_MOV_B32:
+      case GCNOp::S_MOV_B32:
+      case GCNOp::V_READFIRSTLANE_B32:
+        NB = N == 2 ? B(O[1]) : 32;
+        break;
+      case GCNOp::V_AND_B32:
+      case GCNOp::S_AND_B32:
+        NB = std::min(B(O[1]), B(O[2]));
+        break;
+      case GCNOp::V_OR_B32:
+      case GCNOp::V_XOR_B32:
+      case GCNOp::S_OR_B32:
+      case GCNOp::S_XOR_B32:
+      case GCNOp::V_CNDMASK_B32_E64:
+        NB = std::max(B(O[1]), B(O[2]));
+        break;
+      case GCNOp::V_LSHRREV_B32: {
+        int64_t Amt = ImmOr(O[1], 0) & 31;
+        NB = unsigned(std::max<int64_t>(0, int64_t(B(O[2])) - Amt));
+        break;
+      }
+      case GCNOp::S_LSHR_B32: {
+        int64_t Amt = ImmOr(O[2], 0) & 31;
+        NB = unsigned(std::max<int64_t>(0, int64_t(B(O[1])) - Amt));
+        break;
+      }
+      case GCNOp::V_LSHLREV_B32:
+        if (O[1].K == MOperand::Imm)
+          NB = Shl(B(O[2]), O[1].Value);
+        break;
+      case GCNOp::S_LSHL_B32:
+        if (O[2].K == MOperand::Imm)
+          NB = Shl(B(O[1]), O[2].Value);
+        break;
+      case GCNOp::V_BFE_U32:
+        if (O[3].K == MOperand::Imm)
+          NB = std::min(unsigned(O[3].Value & 31), B(O[1]));
+        break;
+      case GCNOp::S_BFE_U32:
+        if (O[2].K == MOperand::Imm)
+          NB = std::min(unsigned((O[2].Value >> 16) & 0x7F), B(O[1]));
+        break;
+      case GCNOp::V_MBCNT_LO_U32_B32:
+      case GCNOp::V_MBCNT_HI_U32_B32:
+      case GCNOp::V_BCNT_U32_B32:
+        NB = std::max(B(O[2]), 6u) + 1;
+        break;
+      case GCNOp::V_ADD_U32:
+      case GCNOp::V_ADD_NC_U32:
+      case GCNOp::S_ADD_U32:
+        NB = std::max(B(O[1]), B(O[2])) + 1;
+        break;
+      case GCNOp::V_MUL_LO_U32:
+      case GCNOp::S_MUL_I32:
+        NB = B(O[1]) + B(O[2]);
+        break;
+      case GCNOp::V_MAD_U32_U24:
+        NB =
+            std::max(std::min(B(O[1]), 24u) + std::min(B(O[2]), 24u), B(O[3])) +
+            1;
+        break;
+      case GCNOp::V_LSHL_ADD_U32:
+        if (O[2].K == MOperand::Imm)
+          NB = std::max(Shl(B(O[1]), O[2].Value), B(O[3])) + 1;
+        break;
+      case GCNOp::V_MAX_I32:
+      case GCNOp::S_MAX_I32:
+        if (B(O[1]) < 32 && B(O[2]) < 32) // both non-negative
+          NB = std::max(B(O[1]), B(O[2]));
+        break;
+      case GCNOp::V_MIN_I32:
+      case GCNOp::S_MIN_I32:
+        if (B(O[1]) < 32 && B(O[2]) < 32)
+          NB = std::min(B(O[1]), B(O[2]));
+        break;
+      case GCNOp::GLOBAL_LOAD_UBYTE:
+      case GCNOp::DS_READ_U8:
+        NB = 8;
+        break;
+      case GCNOp::GLOBAL_LOAD_USHORT:
+      case GCNOp::DS_READ_U16:
+        NB = 16;
+        break;
+      default:
+        break;
+      }
+      NB = std::min(NB, 32u);
+      if (NB < Bits[R]) {
+        Bits[R] = uint8_t(NB);
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  return Bits;
+}
+
+//===----------------------------------------------------------------------===//
+// Scoped CSE
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class ScopedCSE {
+public:
+  explicit ScopedCSE(MFunction &F) : F(F) {}
+
+  void run() {
+    Blocks = buildCFG(F);
+    if (Blocks.empty())
+      return;
+    Idom = computeIdoms(Blocks);
+    unsigned N = unsigned(Blocks.size());
+    BlockOf.assign(F.Insts.size(), 0);
+    for (unsigned B = 0; B < N; ++B)
+      for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I)
+        BlockOf[I] = B;
+    Kids.assign(N, {});
+    for (unsigned B = 1; B < N; ++B)
+      if (Idom[B] >= 0)
+        Kids[Idom[B]].push_back(B);
+    // Dominator-tree intervals: A dominates B iff In[A] <= In[B] and
+    // Out[B] <= Out[A].
+    In.assign(N, 0);
+    Out.assign(N, 0);
+    unsigned Clock = 0;
+    std::vector<std::pair<unsigned, unsigned>> Stack = {{0, 0}};
+    In[0] = Clock++;
+    while (!Stack.empty()) {
+      auto [B, K] = Stack.back();
+      if (K < Kids[B].size()) {
+        ++Stack.back().second;
+        unsigned C = Kids[B][K];
+        In[C] = Clock++;
+        Stack.push_back({C, 0});
+        continue;
+      }
+      Out[B] = Clock++;
+      Stack.pop_back();
+    }
+    Preds.assign(N, {});
+    for (unsigned B = 0; B < N; ++B)
+      for (unsigned S : Blocks[B].Succs)
+        Preds[S].push_back(B);
+    WritesExec.assign(N, 0);
+    for (unsigned B = 0; B < N; ++B)
+      for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I)
+        WritesExec[B] |= writesExec(F.Insts[I]);
+    C = countDefs(F);
+    SCCLiveness Live(F, Blocks);
+    SCC = &Live;
+    walk(0, 0);
+    dropErased(F);
+  }
+
+private:
+  struct Entry {
+    uint32_t Reg;
+    unsigned Epoch;
+    unsigned Block;
+  };
+
+  MFunction &F;
+  std::vector<CFGBlock> Blocks;
+  std::vector<int> Idom;
+  std::vector<unsigned> BlockOf, In, Out;
+  std::vector<std::vector<unsigned>> Kids;
+  std::vector<SmallVector<unsigned, 2>> Preds;
+  std::vector<char> WritesExec;
+  DefCounts C;
+  StringMap<Entry> Table;
+  const SCCLiveness *SCC = nullptr;
+  std::vector<std::pair<std::string, std::optional<Entry>>> Undo;
+  unsigned EpochCounter = 0;
+  /// Saved copies of EXEC (savesExec) -> the epoch they were taken in.
+  DenseMap<uint32_t, unsigned> SavedEpoch;
+
+  bool blockDominates(unsigned A, unsigned B) const {
+    return In[A] <= In[B] && Out[B] <= Out[A];
+  }
+  /// Whether instruction \p A strictly dominates instruction \p B.
+  bool dominates(unsigned A, unsigned B) const {
+    unsigned BA = BlockOf[A], BB = BlockOf[B];
+    if (BA == BB)
+      return A < B;
+    return Idom[BA] >= 0 && Idom[BB] >= 0 && blockDominates(BA, BB);
+  }
+
+  /// Whether no path from the end of \p P to the start of its dominator
+  /// tree child \p Ch runs an EXEC write: every block on such a path
+  /// (reached from P's successors and reaching Ch's predecessors; P and Ch
+  /// themselves where a cycle runs them whole) is free of them.
+  bool execStable(unsigned P, unsigned Ch) const {
+    unsigned N = unsigned(Blocks.size());
+    std::vector<char> Fwd(N, 0), Bwd(N, 0);
+    std::vector<unsigned> Work;
+    for (unsigned S : Blocks[P].Succs)
+      if (!Fwd[S]) {
+        Fwd[S] = 1;
+        Work.push_back(S);
+      }
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned S : Blocks[B].Succs)
+        if (!Fwd[S]) {
+          Fwd[S] = 1;
+          Work.push_back(S);
+        }
+    }
+    for (unsigned Q : Preds[Ch])
+      if (!Bwd[Q]) {
+        Bwd[Q] = 1;
+        Work.push_back(Q);
+      }
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned Q : Preds[B])
+        if (!Bwd[Q]) {
+          Bwd[Q] = 1;
+          Work.push_back(Q);
+        }
+    }
+    for (unsigned B = 0; B < N; ++B)
+      if (Fwd[B] && Bwd[B] && WritesExec[B])
+        return false;
+    return true;
+  }
+
+  /// The key of instruction \p I if it may take part, else nothing.
+  std::optional<std::string> key(unsigned I) const {
+    const MInst &MI = F.Insts[I];
+    if (MI.Opc == GCNOp::None)
+      return std::nullopt;
+    if (MI.Kind == InstKind::SMEM) {
+      // s_load of the kernel-argument segment through the never-written
+      // precoloured pointer: read-only for the whole dispatch.
+      if (MI.Ops.size() < 2 || MI.Ops[1].K != MOperand::VReg ||
+          F.VRegs[MI.Ops[1].Reg].Fixed < 0 || C.Defs[MI.Ops[1].Reg] != 0)
+        return std::nullopt;
+    } else if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::SALU) {
+      return std::nullopt;
+    }
+    if (MI.has(OF_CrossLane) || MI.has(OF_Lane) || MI.has(OF_ReadLane) ||
+        MI.has(OF_UseVCC) || MI.has(OF_UseSCC) || MI.has(OF_DefEXEC) ||
+        MI.has(OF_UseEXEC) || MI.has(OF_Atomic))
+      return std::nullopt;
+    if (!soleWholeDef(MI))
+      return std::nullopt;
+    uint32_t D = MI.Ops[0].Reg;
+    const VRegInfo &DI = F.VRegs[D];
+    if (C.Defs[D] != 1 || DI.Fixed >= 0 || DI.SpillTemp || DI.SpillSlot)
+      return std::nullopt;
+    std::string K = (Twine(unsigned(MI.Opc)) + "/" + Twine(unsigned(DI.Class)) +
+                     "/" + MI.Suffix)
+                        .str();
+    for (unsigned J = 1; J < MI.Ops.size(); ++J) {
+      const MOperand &O = MI.Ops[J];
+      if (O.K == MOperand::Imm) {
+        K += (Twine("|i") + Twine(O.Value) + (O.Neg ? "n" : "")).str();
+        continue;
+      }
+      if (O.K != MOperand::VReg || !O.IsUse)
+        return std::nullopt;
+      bool Stable = (C.Defs[O.Reg] == 1 && C.DefAt[O.Reg] >= 0 &&
+                     dominates(unsigned(C.DefAt[O.Reg]), I)) ||
+                    (C.Defs[O.Reg] == 0 && F.VRegs[O.Reg].Fixed >= 0);
+      if (!Stable)
+        return std::nullopt;
+      K += (Twine("|r") + Twine(O.Reg) + ":" + Twine(int(O.Sub)) +
+            (O.Neg ? "n" : ""))
+               .str();
+    }
+    return K;
+  }
+
+  /// The register \p MI copies EXEC into, as EXEC was before it
+  /// (`s_mov sS, exec`, `s_and_saveexec sS, ...`, `s_or_saveexec sS, ...`),
+  /// if it has a single definition.
+  std::optional<uint32_t> savesExec(const MInst &MI) const {
+    if (MI.Ops.size() < 2 || MI.Ops[0].K != MOperand::VReg ||
+        !MI.Ops[0].IsDef || MI.Ops[0].IsUse || MI.Ops[0].Sub >= 0 ||
+        C.Defs[MI.Ops[0].Reg] != 1)
+      return std::nullopt;
+    bool Copy = (MI.is(GCNOp::S_MOV_B32) || MI.is(GCNOp::S_MOV_B64)) &&
+                MI.Ops[1].K == MOperand::Hw && MI.Ops[1].H == HwReg::Exec;
+    bool SaveExec =
+        MI.is(GCNOp::S_AND_SAVEEXEC_B32) || MI.is(GCNOp::S_AND_SAVEEXEC_B64) ||
+        MI.is(GCNOp::S_OR_SAVEEXEC_B32) || MI.is(GCNOp::S_OR_SAVEEXEC_B64);
+    if (!Copy && !SaveExec)
+      return std::nullopt;
+    return MI.Ops[0].Reg;
+  }
+
+  /// The epoch instruction \p I returns to when it is `s_mov exec, sS`
+  /// with sS a saved copy (savesExec) whose single definition dominates
+  /// it: EXEC is again what it was at the copy, in the epoch of the copy.
+  /// (Both dominate every later point the table serves, so no path from
+  /// the copy to such a point runs an entry of that epoch again without
+  /// the copy.)
+  std::optional<unsigned> restoresExec(unsigned I) const {
+    const MInst &MI = F.Insts[I];
+    if (!(MI.is(GCNOp::S_MOV_B32) || MI.is(GCNOp::S_MOV_B64)) ||
+        MI.Ops.size() != 2 || MI.Ops[0].K != MOperand::Hw ||
+        MI.Ops[0].H != HwReg::Exec || MI.Ops[1].K != MOperand::VReg ||
+        MI.Ops[1].Sub >= 0)
+      return std::nullopt;
+    uint32_t Sv = MI.Ops[1].Reg;
+    auto It = SavedEpoch.find(Sv);
+    if (It == SavedEpoch.end() || C.Defs[Sv] != 1 || C.DefAt[Sv] < 0 ||
+        !dominates(unsigned(C.DefAt[Sv]), I))
+      return std::nullopt;
+    return It->second;
+  }
+
+  /// LLVM MachineCSE's first heuristic: a computation as cheap as a few
+  /// moves is not reused from a block other than its own or an immediate
+  /// predecessor; recomputing it keeps the live range short (a value live
+  /// across a whole kernel can cost a spill). Multiplies, transcendentals,
+  /// f64 arithmetic and kernel-argument loads are reused from anywhere.
+  bool profitable(const MInst &MI, unsigned From, unsigned To) const {
+    if (From == To || is_contained(Preds[To], From))
+      return true;
+    StringRef Op = MI.Op;
+    return MI.Kind == InstKind::SMEM || MI.has(OF_Trans) ||
+           MI.is(GCNOp::V_MUL_LO_U32) || MI.is(GCNOp::V_MUL_HI_U32) ||
+           MI.is(GCNOp::S_MUL_I32) || MI.is(GCNOp::S_MUL_HI_U32) ||
+           Op.contains("_f64") || Op.starts_with("v_div_");
+  }
+
+  void renameUses(uint32_t From, uint32_t To) {
+    for (MInst &MI : F.Insts)
+      for (MOperand &O : MI.Ops)
+        if (O.K == MOperand::VReg && O.Reg == From && O.IsUse && !O.IsDef)
+          O.Reg = To;
+  }
+
+  void walk(unsigned B, unsigned Epoch) {
+    size_t Mark = Undo.size();
+    for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I) {
+      MInst &MI = F.Insts[I];
+      std::optional<std::string> K = key(I);
+      if (K) {
+        bool Vector = MI.Kind == InstKind::VALU;
+        auto It = Table.find(*K);
+        if (It != Table.end() && (!Vector || It->second.Epoch == Epoch) &&
+            (!MI.writesSCC() || SCC->deadAfter(I)) &&
+            profitable(MI, It->second.Block, B)) {
+          uint32_t D = MI.Ops[0].Reg;
+          renameUses(D, It->second.Reg);
+          erase(MI);
+          continue;
+        }
+        auto Old = Table.find(*K);
+        Undo.push_back({*K, Old == Table.end()
+                                ? std::nullopt
+                                : std::optional<Entry>(Old->second)});
+        Table[*K] = {MI.Ops[0].Reg, Epoch, B};
+      }
+      if (std::optional<uint32_t> Sv = savesExec(MI))
+        SavedEpoch[*Sv] = Epoch;
+      if (writesExec(MI)) {
+        std::optional<unsigned> Back = restoresExec(I);
+        Epoch = Back ? *Back : ++EpochCounter;
+      }
+    }
+    for (unsigned Ch : Kids[B])
+      walk(Ch, execStable(B, Ch) ? Epoch : ++EpochCounter);
+    while (Undo.size() > Mark) {
+      auto &[Key, Old] = Undo.back();
+      if (Old)
+        Table[Key] = *Old;
+      else
+        Table.erase(Key);
+      Undo.pop_back();
+    }
+  }
+};
+
+} // namespace
+
+void runCSE(MFunction &F) { ScopedCSE(F).run(); }
+
+//===----------------------------------------------------------------------===//
+// Fusion
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool isVAdd(const MInst &MI) {
+  return MI.is(GCNOp::V_ADD_U32) || MI.is(GCNOp::V_ADD_NC_U32);
+}
+
+bool plainSource(const MFunction &F, const MOperand &O) {
+  if (O.Neg || O.IsDef)
+    return false;
+  if (O.K == MOperand::Imm)
+    return true;
+  return O.K == MOperand::VReg && O.IsUse && O.Sub < 0 &&
+         regWidth(F.VRegs[O.Reg].Class) == 1;
+}
+
+class Fuser {
+public:
+  explicit Fuser(MFunction &F) : F(F), T(*F.T) {}
+
+  bool round() {
+    C = countDefs(F);
+    Bits = computeValueBits(F);
+    std::vector<CFGBlock> Blocks = buildCFG(F);
+    SCCLiveness Live(F, Blocks);
+    SCC = &Live;
+    Uses.assign(F.VRegs.size(), {});
+    for (unsigned I = 0; I < F.Insts.size(); ++I)
+      for (unsigned K = 0; K < F.Insts[I].Ops.size(); ++K) {
+        const MOperand &O = F.Insts[I].Ops[K];
+        if (O.K == MOperand::VReg && O.IsUse)
+          Uses[O.Reg].push_back({I, K});
+      }
+    Dirty.assign(F.VRegs.size(), 0);
+    bool Changed = false;
+    for (unsigned P = 0; P < F.Insts.size(); ++P)
+      Changed |= tryProducer(P);
+    dropErased(F);
+    return Changed;
+  }
+
+private:
+  MFunction &F;
+  const GCNTarget &T;
+  DefCounts C;
+  std::vector<uint8_t> Bits;
+  std::vector<SmallVector<std::pair<unsigned, unsigned>, 2>> Uses;
+  const SCCLiveness *SCC = nullptr;
+  /// Registers whose use lists a fusion of this round changed.
+  std::vector<char> Dirty;
+
+  bool isScalarReg(const MOperand &O) const {
+    return O.K == MOperand::VReg && !isVector(F.VRegs[O.Reg].Class);
+  }
+
+  /// Whether a VOP3 instruction reading \p Srcs fits the constant bus and
+  /// the target's literal rules.
+  bool vop3Fits(ArrayRef<MOperand> Srcs) const {
+    SmallVector<uint64_t, 3> Bus;
+    bool Literal = false;
+    for (const MOperand &O : Srcs) {
+      uint64_t Key;
+      if (O.K == MOperand::Imm) {
+        if (isInlineConstant(O.Value))
+          continue;
+        Literal = true;
+        Key = (uint64_t(1) << 40) | uint32_t(O.Value);
+      } else if (isScalarReg(O)) {
+        Key = O.Reg;
+      } else {
+        continue;
+      }
+      if (!is_contained(Bus, Key))
+        Bus.push_back(Key);
+    }
+    if (Literal && !T.VOP3Literal)
+      return false;
+    return Bus.size() <= T.ConstantBusLimit;
+  }
+
+  /// Whether the sources \p Srcs of the producer at \p P hold the same
+  /// values at the consumer \p Cn, and EXEC is the same: same block, no
+  /// redefinition and no EXEC write in between.
+  bool sameValuesAt(unsigned P, unsigned Cn, ArrayRef<MOperand> Srcs) const {
+    if (Cn <= P)
+      return false;
+    for (unsigned J = P + 1; J < Cn; ++J) {
+      const MInst &X = F.Insts[J];
+      if (X.Kind == InstKind::Label || X.Kind == InstKind::Branch ||
+          writesExec(X))
+        return false;
+      for (const MOperand &O : X.Ops)
+        if (O.K == MOperand::VReg && O.IsDef)
+          for (const MOperand &S : Srcs)
+            if (S.K == MOperand::VReg && S.Reg == O.Reg)
+              return false;
+    }
+    return true;
+  }
+
+  /// Fuses every use of the result of instruction \p P, or nothing.
+  bool tryProducer(unsigned P) {
+    MInst &PI = F.Insts[P];
+    bool VShl = PI.is(GCNOp::V_LSHLREV_B32), SShl = PI.is(GCNOp::S_LSHL_B32);
+    bool Add = isVAdd(PI);
+    bool Mul = PI.is(GCNOp::V_MUL_LO_U32);
+    if (!(VShl || SShl || Add || Mul) || PI.Ops.size() != 3 ||
+        !soleWholeDef(PI))
+      return false;
+    uint32_t R = PI.Ops[0].Reg;
+    if (C.Defs[R] != 1 || F.VRegs[R].Fixed >= 0 || Uses[R].empty() ||
+        Dirty[R] || !plainSource(F, PI.Ops[1]) || !plainSource(F, PI.Ops[2]))
+      return false;
+    // Value, amount: v_lshlrev_b32 d, amount, value; s_lshl_b32 d, value,
+    // amount.
+    MOperand Val = VShl ? PI.Ops[2] : PI.Ops[1];
+    MOperand Amt = VShl ? PI.Ops[1] : PI.Ops[2];
+    if (Mul) {
+      for (unsigned K = 1; K < 3; ++K) {
+        const MOperand &O = PI.Ops[K];
+        unsigned B = O.K == MOperand::Imm
+                         ? (uint32_t(O.Value) < (1u << 24) ? 0 : 32)
+                         : Bits[O.Reg];
+        if (B > 24)
+          return false;
+      }
+    }
+    SmallVector<MOperand, 3> Srcs = {PI.Ops[1], PI.Ops[2]};
+    // Plan every consumer first.
+    struct Plan {
+      unsigned I;
+      GCNOp Op;
+      SmallVector<MOperand, 4> Ops;
+    };
+    SmallVector<Plan, 4> Plans;
+    for (auto [U, K] : Uses[R]) {
+      const MInst &UI = F.Insts[U];
+      if (UI.Ops[K].IsDef || UI.Ops.size() != 3 || !soleWholeDef(UI) ||
+          !sameValuesAt(P, U, Srcs))
+        return false;
+      unsigned ReadsR = 0;
+      for (const MOperand &O : UI.Ops)
+        ReadsR += O.K == MOperand::VReg && O.Reg == R && O.IsUse;
+      if (ReadsR != 1)
+        return false;
+      MOperand Other = UI.Ops[K == 1 ? 2 : 1];
+      if (!plainSource(F, Other))
+        return false;
+      Plan Pl{U, GCNOp::None, {UI.Ops[0]}};
+      if ((VShl || SShl) && isVAdd(UI)) {
+        Pl.Op = GCNOp::V_LSHL_ADD_U32;
+        Pl.Ops.append({Val, Amt, Other});
+      } else if (SShl && UI.is(GCNOp::S_ADD_U32) && Amt.K == MOperand::Imm &&
+                 Amt.Value >= 1 && Amt.Value <= 4) {
+        static const GCNOp Scalar[] = {
+            GCNOp::S_LSHL1_ADD_U32, GCNOp::S_LSHL2_ADD_U32,
+            GCNOp::S_LSHL3_ADD_U32, GCNOp::S_LSHL4_ADD_U32};
+        if (!SCC->deadAfter(U))
+          return false;
+        // SOP2 takes one literal dword.
+        auto Lit = [](const MOperand &O) {
+          return O.K == MOperand::Imm && !isInlineConstant(O.Value);
+        };
+        if (Lit(Val) && Lit(Other) &&
+            uint32_t(Val.Value) != uint32_t(Other.Value))
+          return false;
+        Pl.Op = Scalar[Amt.Value - 1];
+        Pl.Ops.append({Val, Other});
+      } else if (Add && UI.is(GCNOp::V_LSHLREV_B32) && K == 2) {
+        Pl.Op = GCNOp::V_ADD_LSHL_U32;
+        Pl.Ops.append({PI.Ops[1], PI.Ops[2], Other});
+      } else if (Mul && isVAdd(UI)) {
+        Pl.Op = GCNOp::V_MAD_U32_U24;
+        Pl.Ops.append({PI.Ops[1], PI.Ops[2], Other});
+      } else {
+        return false;
+      }
+      if (opInfo(Pl.Op).Kind == InstKind::VALU &&
+          !vop3Fits(ArrayRef<MOperand>(Pl.Ops).drop_front()))
+        return false;
+      Plans.push_back(std::move(Pl));
+    }
+    // The shift's SCC write disappears with it.
+    if (SShl && !SCC->deadAfter(P))
+      return false;
+    for (Plan &Pl : Plans) {
+      MInst &UI = F.Insts[Pl.I];
+      std::string Comment = UI.Comment;
+      UI.setOp(Pl.Op);
+      UI.Ops.assign(Pl.Ops.begin(), Pl.Ops.end());
+      UI.Comment = Comment;
+    }
+    // The use lists of the registers that moved are stale until the next
+    // round.
+    for (const Plan &Pl : Plans)
+      for (const MOperand &O : Pl.Ops)
+        if (O.K == MOperand::VReg)
+          Dirty[O.Reg] = 1;
+    erase(PI);
+    Dirty[R] = 1;
+    return true;
+  }
+};
+
+} // namespace
+
+void runFusion(MFunction &F) {
+  Fuser Fu(F);
+  for (unsigned Round = 0; Round < 4 && Fu.round(); ++Round)
+    ;
+}
+
+} // namespace wave::amdgcn
