@@ -6,7 +6,9 @@
  * and checks the failures: a wrong argument name (WAVE_ERROR_INVALID_ARGUMENT
  * naming the parameter), a source that does not compile, NULL pointers.
  * "capi-test cuda MODE" and "capi-test hsa MODE" check a CUDA device and an
- * HSA device against the stub CUDA driver and the stub HSA runtime.
+ * HSA device against the stub CUDA driver and the stub HSA runtime;
+ * "capi-test --device NAME" runs the checks on device NAME instead of "emu"
+ * (a real GPU: "cuda:0", "hsa:0", where one is lent).
  * Prints one line per check ("ok ..." or "FAIL ...") and exits non-zero on a
  * failure; test/lit/capi/capi.test runs it.
  *
@@ -149,6 +151,9 @@ int main(int Argc, char **Argv) {
   if (Argc == 3 &&
       (strcmp(Argv[1], "cuda") == 0 || strcmp(Argv[1], "hsa") == 0))
     return gpuMode(Argv[1], Argv[2]);
+  const char *DeviceName = "emu";
+  if (Argc == 3 && strcmp(Argv[1], "--device") == 0)
+    DeviceName = Argv[2];
 
   size_t Count = 0;
   const char *First = NULL;
@@ -158,7 +163,7 @@ int main(int Argc, char **Argv) {
   check(First && strcmp(First, "emu") == 0, "device 0 is emu");
 
   wave_device_t Dev = NULL;
-  if (!succeeded(wave_device_open("emu", 0, &Dev), "wave_device_open emu"))
+  if (!succeeded(wave_device_open(DeviceName, 0, &Dev), "wave_device_open"))
     return 1;
 
   wave_module_t Mod = NULL;
