@@ -60,6 +60,17 @@
 
 namespace {
 
+/// The value of an attribute parameter, read without an enum-typed load:
+/// the runtime's callers pass AMD extension attributes
+/// (hsa_amd_agent_info_t, ...) through the core enum types, whose ranges do
+/// not hold them, and UBSan's enum check would stop a sanitized build.
+template <typename Enum> unsigned rawAttribute(const Enum &A) {
+  static_assert(sizeof(Enum) == sizeof(unsigned));
+  unsigned Raw;
+  std::memcpy(&Raw, &A, sizeof Raw);
+  return Raw;
+}
+
 /// Appends one formatted line to $WAVE_HSA_STUB_LOG.
 void logLine(const char *Fmt, ...) {
   va_list Args;
@@ -359,7 +370,7 @@ hsa_status_t hsa_status_string(hsa_status_t Status, const char **Text) {
 }
 
 hsa_status_t hsa_system_get_info(hsa_system_info_t Attribute, void *Value) {
-  if (Attribute == HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY) {
+  if (rawAttribute(Attribute) == HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY) {
     *static_cast<uint64_t *>(Value) = TimestampFrequency;
     return HSA_STATUS_SUCCESS;
   }
@@ -382,7 +393,7 @@ hsa_status_t hsa_iterate_agents(hsa_status_t (*Callback)(hsa_agent_t, void *),
 hsa_status_t hsa_agent_get_info(hsa_agent_t Agent, hsa_agent_info_t Attribute,
                                 void *Value) {
   bool Gpu = Agent.handle == GpuAgent;
-  switch (unsigned(Attribute)) {
+  switch (rawAttribute(Attribute)) {
   case HSA_AGENT_INFO_NAME:
     std::memset(Value, 0, 64);
     std::strcpy(static_cast<char *>(Value), Gpu ? "gfx942" : "Stub CPU");
@@ -556,7 +567,7 @@ hsa_status_t hsa_region_get_info(hsa_region_t Region,
   if (Region.handle < 1 || Region.handle > NumRegions)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const struct Region &R = Regions[Region.handle - 1];
-  switch (unsigned(Attribute)) {
+  switch (rawAttribute(Attribute)) {
   case HSA_REGION_INFO_SEGMENT:
     *static_cast<hsa_region_segment_t *>(Value) = R.Segment;
     return HSA_STATUS_SUCCESS;
@@ -656,11 +667,11 @@ hsa_status_t hsa_agent_iterate_isas(hsa_agent_t Agent,
 hsa_status_t hsa_isa_get_info_alt(hsa_isa_t Isa, hsa_isa_info_t Attribute,
                                   void *Value) {
   static const char Name[] = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-";
-  if (Attribute == HSA_ISA_INFO_NAME_LENGTH) {
+  if (rawAttribute(Attribute) == HSA_ISA_INFO_NAME_LENGTH) {
     *static_cast<uint32_t *>(Value) = sizeof(Name); // with the NUL
     return HSA_STATUS_SUCCESS;
   }
-  if (Attribute == HSA_ISA_INFO_NAME) {
+  if (rawAttribute(Attribute) == HSA_ISA_INFO_NAME) {
     std::memcpy(Value, Name, sizeof(Name));
     return HSA_STATUS_SUCCESS;
   }
@@ -771,7 +782,7 @@ hsa_executable_symbol_get_info(hsa_executable_symbol_t Sym,
   if (It == kernels().end())
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const Kernel &K = It->second;
-  switch (unsigned(Attribute)) {
+  switch (rawAttribute(Attribute)) {
   case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
     *static_cast<uint64_t *>(Value) = K.Object;
     return HSA_STATUS_SUCCESS;
