@@ -34,6 +34,14 @@ static int succeeded(wave_status_t Status, const char *What) {
   return Status == WAVE_SUCCESS;
 }
 
+/* The last line, "PASSED: 0 failures" or "FAILED: N failure(s)"; the exit
+ * status. */
+static int summary(void) {
+  printf("%s: %d failure%s\n", Failures ? "FAILED" : "PASSED", Failures,
+         Failures == 1 ? "" : "s");
+  return Failures != 0;
+}
+
 static const char SaxpySource[] =
     "@kernel\n"
     "def saxpy(a: f32, x: f32[:], y: f32[:], n: u32):\n"
@@ -138,9 +146,7 @@ static int gpuMode(const char *Backend, const char *Mode) {
   wave_buffer_release(BX);
   wave_buffer_release(BY);
   wave_device_release(Dev);
-  printf("%s: %d failure%s\n", Failures ? "FAILED" : "PASSED", Failures,
-         Failures == 1 ? "" : "s");
-  return Failures != 0;
+  return summary();
 }
 
 int main(int Argc, char **Argv) {
@@ -316,8 +322,5 @@ int main(int Argc, char **Argv) {
   wave_buffer_release(BX);
   wave_buffer_release(BY);
   wave_device_release(Dev);
-
-  printf("%s: %d failure%s\n", Failures ? "FAILED" : "PASSED", Failures,
-         Failures == 1 ? "" : "s");
-  return Failures != 0;
+  return summary();
 }

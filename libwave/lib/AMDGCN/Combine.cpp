@@ -238,13 +238,6 @@ bool soleWholeDef(const MInst &MI) {
   return true;
 }
 
-void erase(MInst &MI) {
-  MI.setOp(GCNOp::None);
-  MI.Kind = InstKind::Comment;
-  MI.Comment.clear();
-  MI.Ops.clear();
-}
-
 void dropErased(MFunction &F) {
   llvm::erase_if(F.Insts, [](const MInst &MI) {
     return MI.Kind == InstKind::Comment && MI.Comment.empty() &&
@@ -643,7 +636,7 @@ private:
             profitable(MI, It->second.Block, B)) {
           uint32_t D = MI.Ops[0].Reg;
           renameUses(D, It->second.Reg);
-          erase(MI);
+          eraseInst(MI);
           continue;
         }
         auto Old = Table.find(*K);
@@ -877,7 +870,7 @@ private:
       for (const MOperand &O : Pl.Ops)
         if (O.K == MOperand::VReg)
           Dirty[O.Reg] = 1;
-    erase(PI);
+    eraseInst(PI);
     Dirty[R] = 1;
     return true;
   }

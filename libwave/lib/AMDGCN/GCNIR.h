@@ -330,6 +330,16 @@ void insertWaitCounts(MFunction &F);
 /// registers.
 void mitigateHazards(MFunction &F);
 
+/// Turns \p MI into an empty comment without operands: how the passes on
+/// the virtual-register IR delete an instruction while they still index
+/// F.Insts, dropping the empty comments at their end.
+inline void eraseInst(MInst &MI) {
+  MI.setOp(GCNOp::None);
+  MI.Kind = InstKind::Comment;
+  MI.Comment.clear();
+  MI.Ops.clear();
+}
+
 /// Copy propagation, identity elimination and strength reduction on the
 /// virtual-register IR (before allocation).
 void runPeephole(MFunction &F);

@@ -99,14 +99,6 @@ Counts count(const MFunction &F) {
   return C;
 }
 
-/// Turns \p MI into an empty comment, dropped at the end of the pass.
-void erase(MInst &MI) {
-  MI.setOp(GCNOp::None);
-  MI.Kind = InstKind::Comment;
-  MI.Comment.clear();
-  MI.Ops.clear();
-}
-
 bool isPow2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 
 /// Whether SCC as \p F.Insts[I] leaves it is never read: a later
@@ -338,7 +330,7 @@ void runPeephole(MFunction &F) {
       for (MOperand &O : Def.Ops)
         if (O.K == MOperand::VReg && O.Reg == S && O.IsDef)
           O.Reg = D;
-      erase(MI);
+      eraseInst(MI);
       Changed = true;
       C = count(F);
     }
@@ -377,7 +369,7 @@ void runPeephole(MFunction &F) {
         }
       }
       if (AnyDef && AllDead) {
-        erase(MI);
+        eraseInst(MI);
         Changed = true;
       }
     }
