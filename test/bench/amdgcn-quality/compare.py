@@ -1,16 +1,31 @@
 #!/usr/bin/env python3
 # ===- compare.py - AMDGCN code quality: wave-as against clang -O3 --------=== #
 #
-# For every example kernel (examples/NAME.wave with an OpenCL C twin in
-# cl/NAME.cl) builds our code object with
-#   wave-as --target=amdgcn-amd-amdhsa --mcpu=gfx942 examples/NAME.wave
-# and clang's with
+# Two sets of kernels (--set examples|fe|all, default all), each compared
+# with clang -O3 on an OpenCL C twin:
+#  * examples: every examples/NAME.wave with a twin cl/NAME.cl; ours is
+#      wave-as --target=amdgcn-amd-amdhsa --mcpu=gfx942 examples/NAME.wave
+#  * fe: every frontend end-to-end kernel test/lit/fe/e2e/NAME.py (the
+#    Python dialect) with a twin cl/fe/NAME.cl, through the whole pipeline:
+#      wave-fe NAME.py | wave-opt -O2 | wave-ra
+#        | wave-as --target=amdgcn-amd-amdhsa --mcpu=gfx942 -o NAME.hsaco
+#    plus one clang-only row, cl/fe/mma_mfma.cl: mma's tile product on the
+#    matrix cores (__builtin_amdgcn_mfma_f32_16x16x4f32), not bit-identical
+#    to WAVE's per-lane MMA and not counted in the targets.
+# Clang's side of both is
 #   clang-22 -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu=gfx942
 #            -nogpulib -O3 -c cl/NAME.cl
-# and prints one Markdown row per kernel: instructions in the kernel,
-# instructions in the hottest loop, VGPRs and SGPRs, ours against clang's,
-# then a summary line checking issue 7's targets (loop instructions <= 1.5x
-# clang's, VGPRs <= 1.25x clang's).
+# (the fe twins also with -cl-fp32-correctly-rounded-divide-sqrt: the
+# frontend's `/` on f32 is WAVE's IEEE fdiv). It prints one Markdown table
+# per set, one row per kernel: instructions in the kernel, instructions in
+# the hottest loop, VGPRs and SGPRs, ours against clang's; then two summary
+# lines over the rows of both tables, checking
+#   issue 7's targets:  loop instructions <= 1.5x clang's, VGPRs <= 1.25x;
+#   issue 29's targets: loop instructions <= 1.10x clang's, kernel
+#                       instructions <= 1.20x, VGPRs <= clang's + 10%.
+# The kernel symbol of a row is the `.kernel` of our assembly and the
+# `kernel void NAME` of the twin (the fe file name may differ: mandelbrot.py
+# holds `mandel`, mma.py `mma16`).
 #
 # How things are counted (the parser functions below; --self-test checks
 # them on hand-written llvm-objdump text):
@@ -32,6 +47,7 @@
 # "ours: failed (<first line of stderr>)" and the others are still measured.
 #
 #   test/bench/amdgcn-quality/compare.py --bindir build/bin
+#   test/bench/amdgcn-quality/compare.py --set fe --kernels mma,mma_mfma
 #   test/bench/amdgcn-quality/compare.py --kernels gemm --show-loops
 #   test/bench/amdgcn-quality/compare.py --self-test
 #   test/bench/amdgcn-quality/compare.py --count dump.txt --kernel NAME
@@ -45,14 +61,34 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 TRIPLE = "amdgcn-amd-amdhsa"
 
-# Targets of issue 7 ("Quality (benchmark)").
-LOOP_RATIO_TARGET = 1.5
-VGPR_RATIO_TARGET = 1.25
+CL_DIR = os.path.join(HERE, "cl")
+FE_DIR = os.path.join(ROOT, "test", "lit", "fe", "e2e")
+FE_CL_DIR = os.path.join(CL_DIR, "fe")
+# Extra clang flags for the fe twins: the frontend's f32 `/` is WAVE's fdiv,
+# IEEE division (OpenCL's `/` may be 2.5 ulp without this flag).
+FE_CLANG_FLAGS = ["-cl-fp32-correctly-rounded-divide-sqrt"]
+# Clang-only rows of the fe table (cl/fe/NAME.cl with no WAVE side): twin
+# name -> (the row it follows, its label).
+FE_CLANG_ONLY = {
+    "mma_mfma": ("mma", "mma_mfma (clang only: MFMA 16x16x4 f32, not bit-identical)"),
+}
+
+# Targets of issues 7 and 29 ("Quality (benchmark)"): per issue, (what,
+# Measure field, largest ratio ours/clang, how the line shows it). Checked
+# on every row with both sides built (clang-only rows excluded).
+TARGETS = [
+    ("issue 7", [("loop insts", "loop", Fraction(3, 2), "<= 1.5x clang"),
+                 ("VGPRs", "vgprs", Fraction(5, 4), "<= 1.25x clang")]),
+    ("issue 29", [("loop insts", "loop", Fraction(11, 10), "<= 1.10x clang"),
+                  ("insts", "insts", Fraction(6, 5), "<= 1.20x clang"),
+                  ("VGPRs", "vgprs", Fraction(11, 10), "<= clang + 10%")]),
+]
 
 
 # --- llvm-objdump -d text ----------------------------------------------------
@@ -241,9 +277,9 @@ def first_line(text):
     return lines[0] if lines else "no message"
 
 
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True)
+def run(cmd, stdin=None):
+    p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -283,24 +319,72 @@ def measure(obj, kernel, tools):
 
 
 def build_ours(name, tools, mcpu, outdir):
+    """examples/NAME.wave through wave-as: (object, kernel, error)."""
     src = os.path.join(ROOT, "examples", name + ".wave")
     out = os.path.join(outdir, name + ".hsaco")
     rc, _, err = run([tools.wave_as, f"--target={TRIPLE}", f"--mcpu={mcpu}",
                       src, "-o", out])
     if rc != 0 or not os.path.exists(out):
-        return None, first_line(err)
-    return out, ""
+        return None, name, first_line(err)
+    return out, name, ""
 
 
-def build_clang(name, tools, mcpu, outdir, extra):
-    src = os.path.join(HERE, "cl", name + ".cl")
-    out = os.path.join(outdir, name + ".o")
+_WAVE_KERNEL_RE = re.compile(r"^\s*\.kernel\s+([A-Za-z_][A-Za-z0-9_.]*)", re.M)
+_CL_KERNEL_RE = re.compile(r"\b(?:__)?kernel\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def build_ours_fe(name, tools, mcpu, outdir):
+    """test/lit/fe/e2e/NAME.py through the whole pipeline, as a pipe
+    (wave-fe | wave-opt -O2 | wave-ra | wave-as --target): (object, kernel,
+    error). Each stage's text is kept beside the object (--keep)."""
+    src = os.path.join(FE_DIR, name + ".py")
+    out = os.path.join(outdir, name + ".hsaco")
+    stages = [("wave-fe", [tools.wave_fe, src], name + ".wir"),
+              ("wave-opt", [tools.wave_opt, "-O2"], name + ".O2.wir"),
+              ("wave-ra", [tools.wave_ra], name + ".wave"),
+              ("wave-as", [tools.wave_as, f"--target={TRIPLE}",
+                           f"--mcpu={mcpu}", "-", "-o", out], None)]
+    text = None
+    for tool, cmd, keep in stages:
+        rc, stdout, err = run(cmd, text)
+        if rc != 0:
+            line = first_line(err)
+            return None, name, line if line.startswith(tool) else f"{tool}: {line}"
+        if keep:
+            with open(os.path.join(outdir, keep), "w", encoding="utf-8") as f:
+                f.write(stdout)
+        text = stdout
+    if not os.path.exists(out):
+        return None, name, "wave-as: no output"
+    m = _WAVE_KERNEL_RE.search(text_of(os.path.join(outdir, name + ".wave")))
+    return out, m.group(1) if m else name, ""
+
+
+def text_of(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def cl_kernel(src):
+    """The first kernel's name in the OpenCL C file SRC, None without one."""
+    m = _CL_KERNEL_RE.search(text_of(src))
+    return m.group(1) if m else None
+
+
+def build_clang(src, tools, mcpu, outdir, extra):
+    """The OpenCL C twin SRC with clang -O3: (object, kernel, error)."""
+    if not os.path.exists(src):
+        return None, None, f"no {os.path.relpath(src, HERE)}"
+    kernel = cl_kernel(src)
+    if kernel is None:
+        return None, None, f"no kernel in {os.path.relpath(src, HERE)}"
+    out = os.path.join(outdir, os.path.basename(src)[:-3] + ".o")
     rc, _, err = run([tools.clang, "-x", "cl", "-cl-std=CL2.0",
                       f"--target={TRIPLE}", f"-mcpu={mcpu}", "-nogpulib",
                       "-O3", *extra, "-c", src, "-o", out])
     if rc != 0:
-        return None, first_line(err)
-    return out, ""
+        return None, kernel, first_line(err)
+    return out, kernel, ""
 
 
 def ratio(ours, clang):
@@ -311,7 +395,7 @@ def ratio(ours, clang):
 
 def cell(ours, clang, field, with_ratio):
     """"ours/clang (ratio)" for FIELD of two Measures; a side that failed
-    reads "failed", one not built (--clang-only) "-"."""
+    reads "failed", one not built (--clang-only, clang-only rows) "-"."""
     def show(m):
         if m is None:
             return "-"
@@ -335,11 +419,26 @@ def example_names():
     return names
 
 
+def fe_names():
+    """The frontend end-to-end kernels with a Python version, each followed
+    by the clang-only rows that belong to it."""
+    names = []
+    for f in sorted(os.listdir(FE_DIR)):
+        if f.endswith(".py"):
+            names.append(f[:-3])
+            names += [k for k, (after, _) in FE_CLANG_ONLY.items()
+                      if after == f[:-3]]
+    return names
+
+
 # --- Tools -------------------------------------------------------------------
 
 @dataclass
 class Tools:
     wave_as: str
+    wave_fe: str
+    wave_opt: str
+    wave_ra: str
     clang: str
     objdump: str
     readelf: str
@@ -362,13 +461,27 @@ def find_tool(explicit, env, names):
 
 
 def find_tools(args):
-    wave_as = os.path.join(args.bindir, "wave-as")
-    found = Tools(wave_as if os.access(wave_as, os.X_OK) else None,
+    """The tools the run needs; missing ones as messages. Our tools are
+    needed unless --clang-only, the frontend pipeline's only for --set fe
+    or all."""
+    def ours(tool):
+        path = os.path.join(args.bindir, tool)
+        return path if os.access(path, os.X_OK) else None
+    found = Tools(ours("wave-as"), ours("wave-fe"), ours("wave-opt"),
+                  ours("wave-ra"),
                   find_tool(args.clang, "WAVE_CLANG", ["clang-22", "clang"]),
                   find_tool(args.objdump, None, ["llvm-objdump-22", "llvm-objdump"]),
                   find_tool(args.readelf, None, ["llvm-readelf-22", "llvm-readelf"]))
-    missing = [what for what, path in (
-        (f"wave-as in {args.bindir} (--bindir)", found.wave_as),
+    needed = []
+    if not args.clang_only:
+        needed.append(("wave-as", found.wave_as))
+        if args.set in ("fe", "all"):
+            needed += [("wave-fe", found.wave_fe), ("wave-opt", found.wave_opt),
+                       ("wave-ra", found.wave_ra)]
+    ours_missing = [tool for tool, path in needed if not path]
+    missing = [f"{', '.join(ours_missing)} in {args.bindir} (--bindir)"] \
+        if ours_missing else []
+    missing += [what for what, path in (
         ("clang-22 (--clang, $WAVE_CLANG)", found.clang),
         ("llvm-objdump-22 (--objdump)", found.objdump),
         ("llvm-readelf-22 (--readelf)", found.readelf)) if not path]
@@ -377,60 +490,129 @@ def find_tools(args):
 
 # --- Main --------------------------------------------------------------------
 
+@dataclass
+class KernelSet:
+    key: str            # --set value
+    prefix: str         # row names in notes and the summary ("fe/")
+    caption: str        # the line above its table
+    names: list
+
+
+def kernel_sets(args):
+    sets = []
+    if args.set in ("examples", "all"):
+        sets.append(KernelSet(
+            "examples", "",
+            "Examples (wave-as on examples/NAME.wave; twins in cl/):",
+            example_names()))
+    if args.set in ("fe", "all"):
+        sets.append(KernelSet(
+            "fe", "fe/",
+            "Frontend kernels (wave-fe → wave-opt -O2 → wave-ra → wave-as "
+            "on test/lit/fe/e2e/NAME.py; twins in cl/fe/):",
+            fe_names()))
+    if args.kernels:
+        wanted = args.kernels.split(",")
+        unknown = [k for k in wanted if not any(k in s.names for s in sets)]
+        if unknown and args.set == "examples":
+            # As before --set existed: any name is an example (a missing
+            # one fails with "no cl/NAME.cl").
+            sets[0].names = wanted
+            return sets
+        if unknown:
+            raise KeyError(", ".join(unknown))
+        for s in sets:
+            s.names = [k for k in wanted if k in s.names]
+    return [s for s in sets if s.names]
+
+
+def measure_row(kset, name, tools, args, workdir):
+    """(label, ours, clang) for NAME of KSET; ours is None when not built
+    (--clang-only, clang-only rows)."""
+    if kset.key == "fe":
+        outdir = os.path.join(workdir, "fe")
+        os.makedirs(outdir, exist_ok=True)
+        src = os.path.join(FE_CL_DIR, name + ".cl")
+        extra = FE_CLANG_FLAGS + args.clang_flag
+    else:
+        outdir = workdir
+        src = os.path.join(CL_DIR, name + ".cl")
+        extra = args.clang_flag
+    c_obj, c_kernel, c_err = build_clang(src, tools, args.mcpu, outdir, extra)
+    c = measure(c_obj, c_kernel, tools) if c_obj else Measure(error=c_err)
+    o = None
+    clang_only = kset.key == "fe" and name in FE_CLANG_ONLY
+    if not args.clang_only and not clang_only:
+        build = build_ours_fe if kset.key == "fe" else build_ours
+        o_obj, o_kernel, o_err = build(name, tools, args.mcpu, outdir)
+        o = measure(o_obj, o_kernel, tools) if o_obj else Measure(error=o_err)
+    label = FE_CLANG_ONLY[name][1] if clang_only else name
+    return label, o, c
+
+
 def compare(args):
+    try:
+        sys.stdout.reconfigure(encoding="utf-8")
+    except (AttributeError, ValueError):
+        pass
     tools, missing = find_tools(args)
-    if args.clang_only:
-        missing = [m for m in missing if not m.startswith("wave-as")]
     if missing:
         print("compare.py: error: cannot find " + ", ".join(missing),
               file=sys.stderr)
         return 2
-    names = args.kernels.split(",") if args.kernels else example_names()
+    try:
+        sets = kernel_sets(args)
+    except KeyError as e:
+        print(f"compare.py: error: no kernel named {e.args[0]} in --set "
+              f"{args.set}", file=sys.stderr)
+        return 2
     workdir = args.keep or tempfile.mkdtemp(prefix="amdgcn-quality-")
     os.makedirs(workdir, exist_ok=True)
     clang_version = first_line(run([tools.clang, "--version"])[1])
 
-    rows, notes, failed = [], [], False
-    for name in names:
-        if os.path.exists(os.path.join(HERE, "cl", name + ".cl")):
-            c_obj, c_err = build_clang(name, tools, args.mcpu, workdir,
-                                       args.clang_flag)
-            c = measure(c_obj, name, tools) if c_obj else Measure(error=c_err)
-        else:
-            c = Measure(error=f"no cl/{name}.cl")
-        if c.error:
-            notes.append(f"{name}: clang: failed ({c.error})")
-            failed = True
-        o = None
-        if not args.clang_only:
-            o_obj, o_err = build_ours(name, tools, args.mcpu, workdir)
-            o = measure(o_obj, name, tools) if o_obj else Measure(error=o_err)
-            if o.error:
-                notes.append(f"{name}: ours: failed ({o.error})")
+    tables, all_rows, failed = [], [], False
+    for kset in sets:
+        rows, notes = [], []
+        for name in kset.names:
+            label, o, c = measure_row(kset, name, tools, args, workdir)
+            if c.error:
+                notes.append(f"{kset.prefix}{name}: clang: failed ({c.error})")
                 failed = True
-        rows.append((name, o, c))
+            if o is not None and o.error:
+                notes.append(f"{kset.prefix}{name}: ours: failed ({o.error})")
+                failed = True
+            rows.append((label, o, c))
+            all_rows.append((kset.prefix + name, o, c))
+        tables.append((kset, rows, notes))
 
     print(f"AMDGCN code quality, --mcpu={args.mcpu}: wave-as against "
           f"{clang_version} -O3 (OpenCL C twins in cl/)")
-    print()
-    print("| kernel | insts ours/clang (ratio) | loop insts ours/clang (ratio) "
-          "| VGPRs ours/clang | SGPRs ours/clang |")
-    print("|---|---|---|---|---|")
-    for name, o, c in rows:
-        print(f"| {name} | {cell(o, c, 'insts', True)} "
-              f"| {cell(o, c, 'loop', True)} "
-              f"| {cell(o, c, 'vgprs', False)} "
-              f"| {cell(o, c, 'sgprs', False)} |")
-    print()
-    for n in notes:
-        print(md_escape(n))
-    if notes:
+    for kset, rows, notes in tables:
         print()
-    print(summary(rows) if not args.clang_only else
-          "Targets: not checked (--clang-only)")
+        if len(sets) > 1 or kset.key != "examples":
+            print(kset.caption)
+            print()
+        print("| kernel | insts ours/clang (ratio) | loop insts ours/clang (ratio) "
+              "| VGPRs ours/clang | SGPRs ours/clang |")
+        print("|---|---|---|---|---|")
+        for label, o, c in rows:
+            print(f"| {md_escape(label)} | {cell(o, c, 'insts', True)} "
+                  f"| {cell(o, c, 'loop', True)} "
+                  f"| {cell(o, c, 'vgprs', False)} "
+                  f"| {cell(o, c, 'sgprs', False)} |")
+        if notes:
+            print()
+            for n in notes:
+                print(md_escape(n))
+    print()
+    if args.clang_only:
+        print("Targets: not checked (--clang-only)")
+    else:
+        for line in summary(all_rows):
+            print(line)
 
     if args.show_loops:
-        for name, o, c in rows:
+        for name, o, c in all_rows:
             for who, m in (("ours", o), ("clang", c)):
                 if m is not None and not m.error and m.loop_text:
                     print(f"\n{name}, {who}: hottest loop ({m.loop} instructions)")
@@ -442,30 +624,44 @@ def compare(args):
     return 1 if failed else 0
 
 
+def meets(o, c, field, limit):
+    """Whether ours is within LIMIT times clang's FIELD; no loop on both
+    sides meets a loop target, a loop where clang has none misses it."""
+    ov, cv = getattr(o, field), getattr(c, field)
+    if cv == 0:
+        return ov == 0
+    return ov <= limit * cv
+
+
 def summary(rows):
-    """One line: how many kernels meet each target, and which miss."""
-    loop_ok, vgpr_ok, loop_miss, vgpr_miss, unchecked = 0, 0, [], [], []
+    """One line per issue: how many rows meet each of its targets, and which
+    miss. Rows without our side (clang-only) are not counted; rows where a
+    build failed are listed as not checked."""
+    checked, unchecked = [], []
     for name, o, c in rows:
-        if o is None or c is None or o.error or c.error:
-            unchecked.append(name)
+        if o is None:
             continue
-        if (o.loop == 0 and c.loop == 0) or \
-                (c.loop > 0 and o.loop <= LOOP_RATIO_TARGET * c.loop):
-            loop_ok += 1
+        if o.error or c is None or c.error:
+            unchecked.append(name)
         else:
-            loop_miss.append(f"{name} {ratio(o.loop, c.loop)}")
-        if o.vgprs <= VGPR_RATIO_TARGET * c.vgprs:
-            vgpr_ok += 1
-        else:
-            vgpr_miss.append(f"{name} {ratio(o.vgprs, c.vgprs)}")
-    n = len(rows) - len(unchecked)
-    line = (f"Targets: loop insts <= {LOOP_RATIO_TARGET}x clang: {loop_ok}/{n} met"
-            + (f" (missed: {', '.join(loop_miss)})" if loop_miss else "")
-            + f"; VGPRs <= {VGPR_RATIO_TARGET}x clang: {vgpr_ok}/{n} met"
-            + (f" (missed: {', '.join(vgpr_miss)})" if vgpr_miss else ""))
-    if unchecked:
-        line += f"; not checked (a build failed): {', '.join(unchecked)}"
-    return line
+            checked.append((name, o, c))
+    lines = []
+    for issue, targets in TARGETS:
+        parts = []
+        for what, field, limit, shown in targets:
+            miss = [f"{name} {ratio(getattr(o, field), getattr(c, field))}"
+                    for name, o, c in checked
+                    if not meets(o, c, field, limit)]
+            part = (f"{what} {shown}: {len(checked) - len(miss)}/"
+                    f"{len(checked)} met")
+            if miss:
+                part += f" (missed: {', '.join(miss)})"
+            parts.append(part)
+        line = f"Targets ({issue}): " + "; ".join(parts)
+        if unchecked:
+            line += f"; not checked (a build failed): {', '.join(unchecked)}"
+        lines.append(line)
+    return lines
 
 
 # --- Self-test ---------------------------------------------------------------
@@ -585,6 +781,32 @@ def self_test():
     check("sgpr_count", notes["k"][".sgpr_count"], "14")
     check("second kernel", notes["other"][".sgpr_count"], "3")
     check("ratio", (ratio(3, 2), ratio(0, 0), ratio(1, 0)), ("1.50", "-", "inf"))
+    check("targets: exact limits",
+          [meets(Measure(insts=12), Measure(insts=10), "insts", Fraction(6, 5)),
+           meets(Measure(insts=13), Measure(insts=10), "insts", Fraction(6, 5)),
+           meets(Measure(vgprs=11), Measure(vgprs=10), "vgprs", Fraction(11, 10)),
+           meets(Measure(vgprs=4), Measure(vgprs=3), "vgprs", Fraction(11, 10)),
+           meets(Measure(loop=0), Measure(loop=0), "loop", Fraction(11, 10)),
+           meets(Measure(loop=5), Measure(loop=0), "loop", Fraction(3, 2))],
+          [True, False, True, False, True, False])
+    good = Measure(insts=10, loop=10, vgprs=10)
+    check("summary lines", summary([
+        ("a", good, Measure(insts=10, loop=10, vgprs=10)),
+        ("fe/b", Measure(insts=13, loop=12, vgprs=12), good),
+        ("fe/c_clang_only", None, good),
+        ("fe/d", Measure(error="x"), good)]), [
+        "Targets (issue 7): loop insts <= 1.5x clang: 2/2 met; VGPRs <= "
+        "1.25x clang: 2/2 met; not checked (a build failed): fe/d",
+        "Targets (issue 29): loop insts <= 1.10x clang: 1/2 met (missed: "
+        "fe/b 1.20); insts <= 1.20x clang: 1/2 met (missed: fe/b 1.30); "
+        "VGPRs <= clang + 10%: 1/2 met (missed: fe/b 1.20); not checked (a "
+        "build failed): fe/d"])
+    check("twin's kernel name", _CL_KERNEL_RE.search(
+        "// kernel `k`\n__attribute__((x))\nkernel void mma16(global uchar *m)"
+        ).group(1), "mma16")
+    check("our kernel name", _WAVE_KERNEL_RE.search(
+        ".file 1 \"m.py\"\n\n.kernel mandel\n.registers 13\n").group(1),
+        "mandel")
     print(f"self-test: {len(checks)} checks passed")
     print(counts_text(SELF_TEST_DUMP, "k"))
     return 0
@@ -594,13 +816,21 @@ def main():
     ap = argparse.ArgumentParser(
         description="AMDGCN code quality: wave-as --target=amdgcn-amd-amdhsa "
                     "against clang -O3 on the OpenCL C twins of the examples "
-                    "(the counting rules are in this script's header)")
+                    "and of the frontend end-to-end kernels (the counting "
+                    "rules are in this script's header)")
     ap.add_argument("--bindir", default=os.path.join(ROOT, "build", "bin"),
-                    help="directory holding wave-as (default: build/bin)")
+                    help="directory holding wave-as, wave-fe, wave-opt and "
+                         "wave-ra (default: build/bin)")
     ap.add_argument("--mcpu", default="gfx942",
                     help="target processor (default gfx942; cl/wave.h's DPP "
                          "scans need a gfx9 target)")
-    ap.add_argument("--kernels", help="comma-separated example names (default: all)")
+    ap.add_argument("--set", choices=("examples", "fe", "all"), default="all",
+                    help="kernels to compare: the examples, the frontend "
+                         "end-to-end kernels (test/lit/fe/e2e/*.py through "
+                         "wave-fe, wave-opt -O2, wave-ra, wave-as), or both "
+                         "(default all)")
+    ap.add_argument("--kernels", help="comma-separated kernel names, as the "
+                    "table's rows name them (default: all of --set)")
     ap.add_argument("--clang", help="clang to use (default $WAVE_CLANG, clang-22, clang)")
     ap.add_argument("--objdump", help="llvm-objdump to use (default llvm-objdump-22)")
     ap.add_argument("--readelf", help="llvm-readelf to use (default llvm-readelf-22)")
