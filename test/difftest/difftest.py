@@ -105,7 +105,7 @@ class Runner:
         self.llvm_mc = find_llvm_mc(a.llvm_mc)
         self.lock = threading.Lock()
         self.opt = wavegen.Options(a.transcendentals, a.unaligned, a.size,
-                                   a.fresh_predicates, a.combine)
+                                   a.fresh_predicates, a.combine, a.latch_breaks)
         self.counts = {}
         self.failures = []
 
@@ -267,6 +267,9 @@ def main():
                     help="wavegen: no reads of predicates left from other regions")
     ap.add_argument("--combine", action="store_true",
                     help="wavegen: also generate what the AMDGCN stage's CSE and fusion rewrite")
+    ap.add_argument("--latch-breaks", action="store_true",
+                    help="wavegen: uniform loops that break just before endloop, around "
+                         "barriers, in whole-wave workgroups")
     a = ap.parse_args()
     if not a.translate_only:
         a.executor = a.executor or os.environ.get("WAVE_DIFFTEST_EXECUTOR")

@@ -144,9 +144,10 @@ NICE_FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 1.5, 0.25, 100.0,
 
 class Options:
     def __init__(self, transcendentals=False, unaligned=False, size=1.0,
-                 fresh_predicates=False, combine=False):
+                 fresh_predicates=False, combine=False, latch_breaks=False):
         self.fresh_predicates = fresh_predicates
         self.combine = combine
+        self.latch_breaks = latch_breaks
         self.transcendentals = transcendentals
         self.unaligned = unaligned
         self.size = size
@@ -743,27 +744,39 @@ class Gen:
         uni = ctx.uniform and self.chance(0.5)
         room = max(1, 48 // ctx.iter_budget)
         lim = self.rng.randrange(1, min(4, room) + 1)
+        # --latch-breaks: a uniform loop may test its counter just before
+        # `endloop` instead (with no `continue`, which would skip the test),
+        # so that barriers in its body precede every branch out of it.
+        at_latch = uni and ctx.uniform and self.opt.latch_breaks and self.chance(0.6)
         self.emit("mov_imm r%d, 0" % cnt, d)
         self.emit("loop", d)
         self.emit("mov_imm r%d, 1" % T0, d + 1)
         self.emit("iadd r%d, r%d, r%d" % (cnt, cnt, T0), d + 1)
-        p = self.pred()
-        if uni or self.chance(0.5):
-            self.emit("mov_imm r%d, %d" % (T0, lim), d + 1)
-        else:
-            # A per-lane limit in 1..lim from a pool value (it may change
-            # between iterations: the counter still reaches lim).
-            self.emit("mov_imm r%d, %d" % (T0, max(1, lim - 1)), d + 1)
-            self.emit("and r%d, r%d, r%d" % (T0, self.src(), T0), d + 1)
-            self.emit("mov_imm r%d, 1" % T1, d + 1)
-            self.emit("iadd r%d, r%d, r%d" % (T0, T0, T1), d + 1)
-        self.emit("ucmp_le p%d, r%d, r%d" % (p, T0, cnt), d + 1)
-        self.emit("break p%d" % p, d + 1)
-        loop = {"uniform": uni and ctx.uniform, "counter": cnt}
+
+        def counter_break():
+            p = self.pred()
+            if uni or self.chance(0.5):
+                self.emit("mov_imm r%d, %d" % (T0, lim), d + 1)
+            else:
+                # A per-lane limit in 1..lim from a pool value (it may change
+                # between iterations: the counter still reaches lim).
+                self.emit("mov_imm r%d, %d" % (T0, max(1, lim - 1)), d + 1)
+                self.emit("and r%d, r%d, r%d" % (T0, self.src(), T0), d + 1)
+                self.emit("mov_imm r%d, 1" % T1, d + 1)
+                self.emit("iadd r%d, r%d, r%d" % (T0, T0, T1), d + 1)
+            self.emit("ucmp_le p%d, r%d, r%d" % (p, T0, cnt), d + 1)
+            self.emit("break p%d" % p, d + 1)
+
+        if not at_latch:
+            counter_break()
+        loop = {"uniform": uni and ctx.uniform, "counter": cnt, "no_continue": at_latch}
         c = ctx.child(frames=ctx.frames + 1, uniform=uni and ctx.uniform,
                       iter_budget=ctx.iter_budget * lim)
         c.loops = ctx.loops + [loop]
         self.block(c, d + 1, self.rng.randrange(2, 8))
+        if at_latch:
+            self.new_group()
+            counter_break()
         self.new_group()
         self.emit("endloop", d)
         self.live_counters.remove(cnt)
@@ -773,6 +786,8 @@ class Gen:
         loop = ctx.loops[-1]
         self.new_group()
         kind = "break" if self.chance(0.55) else "continue"
+        if loop.get("no_continue"):
+            kind = "break"
         if loop["uniform"] or ctx.uniform:
             if not ctx.uniform:
                 return
@@ -929,6 +944,12 @@ class Gen:
         else:
             wg = [rng.choice([2, 4, 8]), rng.choice([2, 3]), rng.choice([2, 3])]
         grid = [rng.randrange(1, 4), 1, 1] if self.chance(0.8) else [rng.randrange(1, 3), 2, 1]
+        whole_waves = self.opt.latch_breaks and self.chance(0.5)
+        if whole_waves:
+            # Whole waves on every target, declared: EXEC is full at every
+            # uniform point, where a loop around a barrier can be a uniform
+            # loop in the AMDGCN translation.
+            wg, grid = [rng.choice([64, 128]), 1, 1], [rng.randrange(1, 3), 1, 1]
         T = wg[0] * wg[1] * wg[2]
         NT = T * grid[0] * grid[1] * grid[2]
         slots = self.nobs + (self.pool_end - POOL0) + 4 + LPRIVSZ // 4 + 1
@@ -942,7 +963,7 @@ class Gen:
         self.halts = self.chance(0.6)
         barriers = self.chance(0.5)
         params = self.chance(0.5)
-        fixed_wg = self.chance(0.4)
+        fixed_wg = self.chance(0.4) or whole_waves
 
         hdr = [".kernel k", ".registers %d" % nregs]
         if fixed_wg:
@@ -953,6 +974,25 @@ class Gen:
                     ".param k, scalar, u32", ".param priv, buffer, u32, readwrite"]
         self.new_group(keep=True)
         e = self.emit
+        if whole_waves and self.chance(0.5):
+            # Every byte of local memory written before any read (nonzero
+            # words, each its own address + 1), then a barrier: the AMDGCN
+            # stage leaves out its clear, and an executor's junk in LDS
+            # shows if the translation reads a byte nobody wrote.
+            lbytes = (lmem + 15) & ~15
+            starts = list(range(0, lbytes - 4 * T + 1, 4 * T))
+            if starts[-1] != lbytes - 4 * T:
+                starts.append(lbytes - 4 * T)
+            e("mov r%d, sr_thread_id_x" % T0)
+            e("mov_imm r%d, 2" % T1)
+            e("shl r%d, r%d, r%d" % (T0, T0, T1))
+            e("mov_imm r%d, 1" % T2)
+            for start in starts:
+                e("mov_imm r%d, %d" % (T1, start))
+                e("iadd r%d, r%d, r%d" % (T1, T0, T1))
+                e("iadd r%d, r%d, r%d" % (T3, T1, T2))
+                e("local_store_u32 r%d, r%d" % (T1, T3))
+            e("barrier")
         e("mov r%d, sr_thread_id_x" % R_TID)
         e("mov r%d, sr_thread_id_y" % T0)
         e("mov r%d, sr_workgroup_size_x" % T1)
@@ -1103,9 +1143,12 @@ def main():
                     help="never read a predicate in lanes that did not just set it")
     ap.add_argument("--combine", action="store_true",
                     help="also generate what the AMDGCN stage's CSE and fusion rewrite")
+    ap.add_argument("--latch-breaks", action="store_true",
+                    help="uniform loops may break just before endloop, around barriers, "
+                         "in whole-wave workgroups")
     a = ap.parse_args()
     t = generate(a.seed, Options(a.transcendentals, a.unaligned, a.size, a.fresh_predicates,
-                                 a.combine))
+                                 a.combine, a.latch_breaks))
     t.write(a.out)
     print(os.path.join(a.out, "k.wave"))
 

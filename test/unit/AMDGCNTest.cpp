@@ -1098,3 +1098,49 @@ TEST(AMDGCNCombine, FusionBarriers) {
   EXPECT_EQ(B.count(GCNOp::S_LSHL2_ADD_U32), 0u);
   EXPECT_EQ(B.count(GCNOp::S_LSHL_B32), 2u);
 }
+
+// Branch clean-up: `s_cbranch_scc1 exit; latch: s_branch head; exit:` with
+// no branch to the latch becomes `s_cbranch_scc0 head`; a branch over
+// labels to where it falls through goes; with a `continue` branching to
+// the latch, the s_branch is still reached from there and stays.
+TEST(AMDGCNPeephole, SimplifyBranches) {
+  auto Loop = [](bool ContinueToLatch) {
+    IRBuilder B("gfx942");
+    unsigned Head = B.F.newLabel(), Latch = B.F.newLabel(),
+             Exit = B.F.newLabel();
+    uint32_t X = B.s();
+    B.inst(GCNOp::S_MOV_B32, {def(X), imm(0)});
+    B.label(Head);
+    B.inst(GCNOp::S_ADD_U32, {def(X), use(X), imm(1)});
+    if (ContinueToLatch)
+      B.branch(GCNOp::S_CBRANCH_EXECZ, Latch);
+    B.inst(GCNOp::S_CMP_EQ_U32, {use(X), imm(4)});
+    B.branch(GCNOp::S_CBRANCH_SCC1, Exit);
+    B.label(Latch);
+    B.branch(GCNOp::S_BRANCH, Head);
+    B.label(Exit);
+    B.inst(GCNOp::S_ENDPGM, {});
+    simplifyBranches(B.F);
+    return B;
+  };
+  IRBuilder Folded = Loop(false);
+  EXPECT_EQ(Folded.count(GCNOp::S_BRANCH), 0u);
+  EXPECT_EQ(Folded.count(GCNOp::S_CBRANCH_SCC1), 0u);
+  ASSERT_EQ(Folded.count(GCNOp::S_CBRANCH_SCC0), 1u);
+  for (const MInst &MI : Folded.F.Insts)
+    if (MI.is(GCNOp::S_CBRANCH_SCC0))
+      EXPECT_EQ(MI.Ops[0].Value, 0); // the head
+  IRBuilder Kept = Loop(true);
+  EXPECT_EQ(Kept.count(GCNOp::S_BRANCH), 1u);
+  EXPECT_EQ(Kept.count(GCNOp::S_CBRANCH_SCC1), 1u);
+  EXPECT_EQ(Kept.count(GCNOp::S_CBRANCH_EXECZ), 1u);
+
+  IRBuilder Next("gfx942");
+  Next.branch(GCNOp::S_CBRANCH_EXECZ, 1);
+  Next.label(0);
+  Next.label(1);
+  Next.inst(GCNOp::S_ENDPGM, {});
+  Next.F.NumLabels = 2;
+  simplifyBranches(Next.F);
+  EXPECT_EQ(Next.count(GCNOp::S_CBRANCH_EXECZ), 0u);
+}

@@ -344,6 +344,12 @@ inline void eraseInst(MInst &MI) {
 /// virtual-register IR (before allocation).
 void runPeephole(MFunction &F);
 
+/// Branch clean-up, the last step of runPeephole: drops a branch to the
+/// place it falls through to (over labels and comments), and folds
+/// `s_cbranch_X A; s_branch B; A:` into `s_cbranch_notX B; A:` where no
+/// branch targets the `s_branch` (SCC and EXEC conditions).
+void simplifyBranches(MFunction &F);
+
 /// The immediate dominator of every block of \p Blocks (buildCFG), block 0
 /// its own; -1 for blocks the entry does not reach (Cooper, Harvey and
 /// Kennedy, "A Simple, Fast Dominance Algorithm").

@@ -73,9 +73,10 @@ int KernelLowering::regionEndLabel(int R) {
 
 /// After an instruction that may empty EXEC inside region \p R: skip to the
 /// region's end when no lane is left (never over a barrier, which must be
-/// reached by every wave, formats/isa.md §4.17).
+/// reached by every wave, or a kernel `return`, which ends it even then:
+/// isWholeWaveOp).
 void KernelLowering::skipIfExecZero(int R) {
-  if (R < 0 || Regions[R].HasBarrier)
+  if (R < 0 || Regions[R].HasWholeWaveOp)
     return;
   branch("s_cbranch_execz", unsigned(regionEndLabel(R)));
 }
@@ -118,7 +119,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     if (Fr.HasElse)
       emit(m("s_andn2"), {D(Fr.Other), U(Fr.Entry), U(Cond)});
     FrameStack.push_back(Regions[Ri].Frame);
-    if (!Regions[Ri].HasBarrier)
+    if (!Regions[Ri].HasWholeWaveOp)
       branch("s_cbranch_execz", Fr.HasElse ? Fr.Mid : Fr.Exit);
     return Error::success();
   }
@@ -127,7 +128,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     label(Fr.Mid);
     emit(m("s_mov"), {ExecD(), U(Fr.Other)});
     int Ri = RegionOpenedAt[Idx];
-    if (!Regions[Ri].HasBarrier)
+    if (!Regions[Ri].HasWholeWaveOp)
       branch("s_cbranch_execz", Fr.Exit);
     return Error::success();
   }
@@ -148,7 +149,7 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     Fr.Exit = F.newLabel();
     emit(m("s_mov"), {D(Fr.Entry), ExecU()});
     emit(m("s_mov"), {D(Fr.Other), I(0)});
-    if (!Regions[Ri].HasBarrier)
+    if (!Regions[Ri].HasWholeWaveOp && !execFull(Idx))
       branch("s_cbranch_execz", Fr.Exit);
     label(Fr.Head);
     FrameStack.push_back(Regions[Ri].Frame);
@@ -203,7 +204,13 @@ Error KernelLowering::lowerControl(unsigned Idx) {
       if (R.Kind == RegionKind::Loop && R.End == Idx)
         Loop = &R;
     assert(Loop && "endloop closes a loop region");
-    if (Loop->Uniform) {
+    bool KeepsExec = loopKeepsExec(*Loop);
+    if (KeepsExec) {
+      // Every lane that entered is still here: round again. A uniform
+      // break before this is then the loop's one exit branch (the
+      // peephole folds `s_cbranch_scc1 exit; s_branch head`).
+      branch("s_branch", Fr.Head);
+    } else if (Loop->Uniform) {
       // No lane has left: go round while any lane is left (a halt may
       // have removed them all).
       branch("s_cbranch_execnz", Fr.Head);
@@ -212,7 +219,8 @@ Error KernelLowering::lowerControl(unsigned Idx) {
       branch("s_cbranch_scc1", Fr.Head);
     }
     label(Fr.Exit);
-    emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
+    if (!KeepsExec)
+      emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
     FrameStack.pop_back();
     return Error::success();
   }
@@ -327,6 +335,20 @@ Error KernelLowering::lowerCallMarker(unsigned Idx) {
     break;
   }
   return err(K.Name, O.PC, "unexpected call marker");
+}
+
+/// Whether EXEC at every point of uniform loop \p Loop is EXEC at its
+/// `loop`, never empty: no lane leaves (the breaks and continues are
+/// branches), no `halt` inside removes lanes, and the wave enters with a
+/// lane (the `s_cbranch_execz` at the `loop` skips it otherwise; a loop
+/// around a barrier is uniform only where EXEC is full at its `loop`).
+bool KernelLowering::loopKeepsExec(const Region &Loop) const {
+  if (Loop.Kind != RegionKind::Loop || !Loop.Uniform)
+    return false;
+  for (unsigned Idx = Loop.Begin + 1; Idx < Loop.End; ++Idx)
+    if (Ops[Idx].Kind == WOpKind::Inst && Ops[Idx].I.Op == Opcode::Halt)
+      return false;
+  return true;
 }
 
 /// Whether the last instructions emitted are `s_cselect Mask, exec, 0`

@@ -192,13 +192,12 @@ Error KernelLowering::structure() {
                        "' outside of a loop");
       break;
     }
-    case Opcode::Barrier:
-      for (int R = Cur; R >= 0; R = Regions[R].Parent)
-        Regions[R].HasBarrier = true;
-      break;
     default:
       break;
     }
+    if (isWholeWaveOp(O))
+      for (int R = Cur; R >= 0; R = Regions[R].Parent)
+        Regions[R].HasWholeWaveOp = true;
     if (O.I.Op == Opcode::If || O.I.Op == Opcode::Loop)
       O.Region = Cur;
   }

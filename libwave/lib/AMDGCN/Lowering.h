@@ -88,9 +88,23 @@ struct Region {
   unsigned End = 0;   ///< index of the `else`/`endif`/`endloop`.
   unsigned Opener = 0; ///< index of the `if` (both parts) or `loop`.
   int Frame = -1;     ///< control frame (an if's two parts share one).
-  bool HasBarrier = false;
+  /// Holds an instruction that acts on the whole wave even with no lane
+  /// active (isWholeWaveOp): the region is never skipped, and no uniform
+  /// branch may jump over one.
+  bool HasWholeWaveOp = false;
   bool Uniform = true;
 };
+
+/// Whether \p O acts on the whole wave even when no lane runs it
+/// (formats/isa.md §4.15, §4.17): a `barrier`, which every wave must reach,
+/// and an unpredicated `return` from the kernel, which ends the wave. (An
+/// empty mask makes the emulator's `halt` a no-op, D8, and a callee's
+/// `return` only returns.)
+inline bool isWholeWaveOp(const WOp &O) {
+  return O.Kind == WOpKind::Inst &&
+         (O.I.Op == Opcode::Barrier ||
+          (O.I.Op == Opcode::Return && !O.I.isPredicated()));
+}
 
 /// A control frame: the masks of one `if` or `loop` (formats/isa.md §4.15).
 struct Frame {
@@ -219,8 +233,10 @@ private:
   Error lowerCallMarker(unsigned Idx);
   bool loadsIntoTuple(unsigned Idx);
   bool execFull(unsigned Idx) const;
+  bool localWrittenBeforeRead(uint32_t Bytes) const;
   int loopRegionOf(int R) const;
   bool regionsUniform(int R, int Stop = -1) const;
+  bool loopKeepsExec(const Region &Loop) const;
   bool lastIsCselectOf(uint32_t Mask) const;
   uint32_t inclusiveScan(StringRef Name, int64_t Identity, uint32_t Src,
                          uint32_t Active);

@@ -14,7 +14,9 @@
 //    copy, a 32-bit SALU or integer VALU operation on two immediates its
 //    value (SALU forms only where the SCC they write is dead);
 //  - dead definitions and branches (conditional or not) to the next
-//    instruction are removed.
+//    instruction are removed, and a conditional branch over an
+//    unconditional one becomes the inverted branch (one exit branch for a
+//    uniform loop).
 //
 //===----------------------------------------------------------------------===//
 #include "GCNIR.h"
@@ -374,24 +376,83 @@ void runPeephole(MFunction &F) {
       }
     }
   }
-  // Drop emptied instructions and branches to the next label.
+  // Drop emptied instructions, then simplify branches.
   std::vector<MInst> Out;
   for (MInst &MI : F.Insts)
     if (!(MI.Kind == InstKind::Comment && MI.Comment.empty()))
       Out.push_back(std::move(MI));
-  F.Insts.clear();
-  for (unsigned I = 0; I < Out.size(); ++I) {
-    MInst &MI = Out[I];
-    if (MI.Kind == InstKind::Branch) { // conditional ones too: no effect
-      unsigned J = I + 1;
-      while (J < Out.size() && Out[J].Kind == InstKind::Comment)
-        ++J;
-      if (J < Out.size() && Out[J].Kind == InstKind::Label &&
-          Out[J].Ops[0].Value == MI.Ops[0].Value)
-        continue;
-    }
-    F.Insts.push_back(std::move(MI));
+  F.Insts = std::move(Out);
+  simplifyBranches(F);
+}
+
+/// The conditional branch taken exactly when \p Op is not, or None.
+static GCNOp invertedBranch(GCNOp Op) {
+  switch (Op) {
+  case GCNOp::S_CBRANCH_SCC0:
+    return GCNOp::S_CBRANCH_SCC1;
+  case GCNOp::S_CBRANCH_SCC1:
+    return GCNOp::S_CBRANCH_SCC0;
+  case GCNOp::S_CBRANCH_EXECZ:
+    return GCNOp::S_CBRANCH_EXECNZ;
+  case GCNOp::S_CBRANCH_EXECNZ:
+    return GCNOp::S_CBRANCH_EXECZ;
+  default:
+    return GCNOp::None;
   }
+}
+
+void simplifyBranches(MFunction &F) {
+  std::vector<unsigned> Refs(F.NumLabels, 0);
+  for (const MInst &MI : F.Insts)
+    if (MI.Kind != InstKind::Label)
+      for (const MOperand &O : MI.Ops)
+        if (O.K == MOperand::Label && O.Value >= 0 &&
+            size_t(O.Value) < Refs.size())
+          ++Refs[size_t(O.Value)];
+  std::vector<MInst> &In = F.Insts;
+  // Whether label \p L is among the labels (and comments) from \p J on.
+  auto LabelAhead = [&](unsigned J, int64_t L) {
+    for (; J < In.size(); ++J) {
+      if (In[J].Kind == InstKind::Label && In[J].Ops[0].Value == L)
+        return true;
+      if (In[J].Kind != InstKind::Label && In[J].Kind != InstKind::Comment)
+        return false;
+    }
+    return false;
+  };
+  std::vector<MInst> Out;
+  for (unsigned I = 0; I < In.size(); ++I) {
+    MInst &MI = In[I];
+    if (MI.Kind == InstKind::Branch) {
+      // A branch (conditional or not) to where it would fall through.
+      if (LabelAhead(I + 1, MI.Ops[0].Value)) {
+        --Refs[size_t(MI.Ops[0].Value)];
+        continue;
+      }
+      // `s_cbranch_X A; s_branch B; A:` (no other way into the s_branch)
+      // is `s_cbranch_notX B; A:`.
+      GCNOp Inv = invertedBranch(MI.Opc);
+      unsigned J = I + 1;
+      while (J < In.size() &&
+             (In[J].Kind == InstKind::Comment ||
+              (In[J].Kind == InstKind::Label &&
+               Refs[size_t(In[J].Ops[0].Value)] == 0)))
+        ++J;
+      if (Inv != GCNOp::None && J < In.size() && In[J].is(GCNOp::S_BRANCH) &&
+          LabelAhead(J + 1, MI.Ops[0].Value)) {
+        --Refs[size_t(MI.Ops[0].Value)];
+        MI.setOp(Inv);
+        MI.Ops[0] = In[J].Ops[0];
+        In[J] = MInst();
+        In[J].Kind = InstKind::Comment;
+      }
+    }
+    Out.push_back(std::move(MI));
+  }
+  std::erase_if(Out, [](const MInst &MI) {
+    return MI.Kind == InstKind::Comment && MI.Comment.empty();
+  });
+  F.Insts = std::move(Out);
 }
 
 } // namespace wave::amdgcn

@@ -288,7 +288,8 @@ Error KernelLowering::lower(KernelDesc &Desc) {
           EntryObserved[D2] = 1;
     }
   // Local memory is zero at the start of each workgroup (formats/isa.md §4.1):
-  // every wave clears all of it, then a barrier.
+  // every wave clears all of it, then a barrier; unless the kernel writes
+  // every byte before it reads any (localWrittenBeforeRead).
   uint32_t LocalSize =
       K.LocalMemorySize ? K.LocalMemorySize : (UsesLocal ? DefaultLocalMemory : 0);
   if (LocalSize > T.MaxLDSBytes)
@@ -312,16 +313,9 @@ Error KernelLowering::lower(KernelDesc &Desc) {
                      Twine(MaxFlatWorkgroupSize) +
                      " work-items of a workgroup on " + T.Name);
   }
+  bool ClearLocal = UsesLocal && LocalSize && !localWrittenBeforeRead(LocalSize);
   LocalSize = (LocalSize + 15) & ~15u;
   Desc.GroupSegmentSize = LocalSize;
-  bool ClearLocal = UsesLocal && LocalSize;
-  uint64_t GroupLanes = uint64_t(K.WorkgroupSize[0]) * K.WorkgroupSize[1] *
-                        K.WorkgroupSize[2];
-  WavesFull = GroupLanes > 0 && GroupLanes % T.WaveSize == 0 &&
-              llvm::none_of(Ops, [](const WOp &O) {
-                return O.Kind == WOpKind::Inst && O.I.Op == Opcode::Halt &&
-                       (O.I.isPredicated() || O.Region >= 0);
-              });
   // Lane ids, for sr_lane_id and the wave shuffles: computed once.
   bool NeedsLaneId = llvm::any_of(Ops, [](const WOp &O) {
     Opcode Op = O.I.Op;
@@ -450,6 +444,114 @@ void KernelLowering::markMergingDefs(
   }
 }
 
+/// Whether every byte of local memory [0, \p Bytes) is written before any
+/// lane can read one, so that the zeros of formats/isa.md §4.1 are never
+/// seen and the prologue need not clear local memory: no local load or
+/// atomic precedes the kernel's first barrier, which is unpredicated and at
+/// the top level, and the unpredicated top-level stores before it (every
+/// work-item of a fixed-size workgroup runs them: no halt or return comes
+/// first) cover the range with addresses `A * sr_thread_id_x + C` the
+/// straight-line code computes (mov_imm, mov, shl, iadd, imul, imad). A
+/// kernel that never reads local memory needs no clear either.
+bool KernelLowering::localWrittenBeforeRead(uint32_t Bytes) const {
+  auto Reads = [](const WOp &O) {
+    return O.Kind == WOpKind::Inst &&
+           getAddressSpace(O.I.Op) == AddressSpace::Local && !isStore(O.I.Op);
+  };
+  if (llvm::none_of(Ops, Reads))
+    return true;
+  uint64_t Threads = K.WorkgroupSize[0];
+  if (Threads == 0)
+    return false;
+  // Register values as A * sr_thread_id_x + C, where known.
+  struct Affine {
+    bool Known = false;
+    int64_t A = 0, C = 0;
+  };
+  std::array<Affine, PredBase> Val{};
+  auto Get = [&](unsigned R) { return R < PredBase ? Val[R] : Affine(); };
+  auto Make = [](int64_t A, int64_t C) {
+    // Only values that stay in [0, 2^31) for every thread id: no wrap.
+    bool Ok = A >= 0 && C >= 0 && A < (int64_t(1) << 20) &&
+              C < (int64_t(1) << 31);
+    return Ok ? Affine{true, A, C} : Affine();
+  };
+  std::vector<std::pair<uint64_t, uint64_t>> Written; // [begin, end)
+  for (unsigned Idx = 0; Idx < Ops.size(); ++Idx) {
+    const WOp &O = Ops[Idx];
+    if (O.Kind != WOpKind::Inst)
+      return false;
+    const Inst &In = O.I;
+    bool Straight = O.Region < 0 && !In.isPredicated();
+    if (In.Op == Opcode::Barrier) {
+      if (!Straight)
+        return false;
+      break;
+    }
+    if (Reads(O) || In.Op == Opcode::Halt || In.Op == Opcode::Return)
+      return false;
+    if (Straight && In.Op != Opcode::MovImm &&
+        getAddressSpace(In.Op) == AddressSpace::Local && isStore(In.Op)) {
+      Affine Addr = Get(In.Rs1);
+      uint64_t W = getAccessBytes(In.Op);
+      if (Addr.Known && (Addr.A == 0 || uint64_t(Addr.A) == W))
+        Written.push_back({uint64_t(Addr.C),
+                           uint64_t(Addr.C) + W + uint64_t(Addr.A) *
+                                                      (Threads - 1)});
+    }
+    Affine New;
+    if (Straight) {
+      Affine X = Get(In.Rs1), Y = Get(In.Rs2), Z = Get(In.Rs3);
+      switch (In.Op) {
+      case Opcode::MovImm:
+        New = Make(0, int64_t(In.Word1));
+        break;
+      case Opcode::MovSr:
+        if (In.Rs1 == 0) // sr_thread_id_x (formats/isa.md §3)
+          New = Make(1, 0);
+        break;
+      case Opcode::Mov:
+        New = X;
+        break;
+      case Opcode::Iadd:
+        if (X.Known && Y.Known)
+          New = Make(X.A + Y.A, X.C + Y.C);
+        break;
+      case Opcode::Shl:
+        if (X.Known && Y.Known && Y.A == 0 && Y.C < 20)
+          New = Make(X.A << Y.C, X.C << Y.C);
+        break;
+      case Opcode::Imul:
+      case Opcode::Imad: {
+        if (!X.Known || !Y.Known || (X.A != 0 && Y.A != 0) ||
+            X.C >= (1 << 20) || Y.C >= (1 << 20))
+          break;
+        Affine P = Make(X.A * Y.C + Y.A * X.C, X.C * Y.C);
+        if (In.Op == Opcode::Imul)
+          New = P;
+        else if (P.Known && Z.Known)
+          New = Make(P.A + Z.A, P.C + Z.C);
+        break;
+      }
+      default:
+        break;
+      }
+    }
+    for (unsigned D : OpDefs[Idx])
+      if (Defs[D].Reg < PredBase)
+        Val[Defs[D].Reg] = Affine();
+    if (New.Known)
+      Val[In.Rd] = New;
+  }
+  // Did the stores before the barrier cover [0, Bytes)?
+  llvm::sort(Written);
+  uint64_t Covered = 0;
+  for (auto [Begin, End] : Written)
+    if (Begin <= Covered)
+      Covered = std::max(Covered, End);
+  return Covered >= Bytes;
+}
+
 Error KernelLowering::run(KernelDesc &Desc) {
   if (Error E = flatten())
     return E;
@@ -457,6 +559,13 @@ Error KernelLowering::run(KernelDesc &Desc) {
     return E;
   reachingDefs();
   buildWebs();
+  uint64_t GroupLanes = uint64_t(K.WorkgroupSize[0]) * K.WorkgroupSize[1] *
+                        K.WorkgroupSize[2];
+  WavesFull = GroupLanes > 0 && GroupLanes % T.WaveSize == 0 &&
+              llvm::none_of(Ops, [](const WOp &O) {
+                return O.Kind == WOpKind::Inst && O.I.Op == Opcode::Halt &&
+                       (O.I.isPredicated() || O.Region >= 0);
+              });
   uniformity();
   if (Error E = lower(Desc))
     return E;
