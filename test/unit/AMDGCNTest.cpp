@@ -1144,3 +1144,59 @@ TEST(AMDGCNPeephole, SimplifyBranches) {
   simplifyBranches(Next.F);
   EXPECT_EQ(Next.count(GCNOp::S_CBRANCH_EXECZ), 0u);
 }
+
+// LICM: in a loop entered by falling through, a VALU value from sources the
+// loop never writes moves before the header; a value from a loop-carried
+// source, a lane-mask write (v_cmp) and a register defined twice stay; a
+// loop that widens EXEC (a whole-wave window) keeps everything.
+TEST(AMDGCNCombine, LICM) {
+  auto Build = [](bool WholeWave) {
+    IRBuilder B("gfx942");
+    unsigned Head = B.F.newLabel();
+    uint32_t N = B.s(), X = B.v(), Inv = B.v(), Var = B.v(), Twice = B.v(),
+             Out = B.v(), Mask = B.F.newVReg(RegClass::S64),
+             Saved = B.F.newVReg(RegClass::S64);
+    B.inst(GCNOp::S_MOV_B32, {def(N), imm(7)});
+    B.inst(GCNOp::V_MOV_B32, {def(X), imm(1)});
+    B.label(Head);
+    B.inst(GCNOp::V_CVT_F32_U32, {def(Inv), use(N)});          // invariant
+    B.inst(GCNOp::V_ADD_U32, {def(Var), use(X), use(Inv)});     // X varies
+    B.inst(GCNOp::V_CMP_EQ_U32_E64, {def(Mask), use(N), imm(0)}); // mask
+    B.inst(GCNOp::V_MOV_B32, {def(Twice), imm(3)});
+    B.inst(GCNOp::V_MOV_B32, {def(Twice), imm(4)});
+    if (WholeWave) {
+      B.inst(GCNOp::S_OR_SAVEEXEC_B64, {def(Saved), imm(-1)});
+      B.F.Insts.back().Ops.push_back(MOperand::hw(HwReg::Exec, true, true));
+    }
+    B.inst(GCNOp::V_ADD_U32, {def(Out), use(Var), use(Twice)});
+    B.inst(GCNOp::V_MOV_B32, {def(X), use(Out)});
+    B.inst(GCNOp::S_CMP_EQ_U32, {use(N), imm(0)});
+    B.branch(GCNOp::S_CBRANCH_SCC0, Head);
+    B.inst(GCNOp::S_ENDPGM, {});
+    runLICM(B.F);
+    return B;
+  };
+  // Index of the first instruction with opcode Op, or -1.
+  auto At = [](const IRBuilder &B, GCNOp Op) {
+    for (unsigned I = 0; I < B.F.Insts.size(); ++I)
+      if (B.F.Insts[I].is(Op))
+        return int(I);
+    return -1;
+  };
+  auto LabelAt = [](const IRBuilder &B) {
+    for (unsigned I = 0; I < B.F.Insts.size(); ++I)
+      if (B.F.Insts[I].Kind == InstKind::Label)
+        return int(I);
+    return -1;
+  };
+  IRBuilder Moved = Build(false);
+  EXPECT_LT(At(Moved, GCNOp::V_CVT_F32_U32), LabelAt(Moved));
+  EXPECT_GT(At(Moved, GCNOp::V_ADD_U32), LabelAt(Moved));
+  EXPECT_GT(At(Moved, GCNOp::V_CMP_EQ_U32_E64), LabelAt(Moved));
+  unsigned MovsInLoop = 0;
+  for (unsigned I = unsigned(LabelAt(Moved)); I < Moved.F.Insts.size(); ++I)
+    MovsInLoop += Moved.F.Insts[I].is(GCNOp::V_MOV_B32);
+  EXPECT_EQ(MovsInLoop, 3u); // both writes of Twice, and X's update
+  IRBuilder Kept = Build(true);
+  EXPECT_GT(At(Kept, GCNOp::V_CVT_F32_U32), LabelAt(Kept));
+}

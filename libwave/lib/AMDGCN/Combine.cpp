@@ -38,6 +38,16 @@
 //    runs fusion, CSE, then fusion again: fusing first keeps CSE from
 //    sharing an intermediate between blocks, where fusion leaves it alone.
 //
+//  - runLICM: loop-invariant VALU computations move to the loop's
+//    preheader (MachineLICM's job): a VGPR result with that one
+//    definition, from sources no instruction of the loop writes. Lanes
+//    active in a loop are a subset of those active where it is entered,
+//    unless the loop widens EXEC (a whole-wave window), so the value is
+//    there for every lane that used to compute it; such loops are left
+//    alone, as are lane and cross-lane instructions, instructions with
+//    implicit or hardware-register operands, and writes of lane masks
+//    (a v_cmp writes 0 for inactive lanes).
+//
 //===----------------------------------------------------------------------===//
 #include "GCNIR.h"
 
@@ -46,6 +56,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <map>
 #include <optional>
 
 using namespace llvm;
@@ -882,6 +893,143 @@ void runFusion(MFunction &F) {
   Fuser Fu(F);
   for (unsigned Round = 0; Round < 4 && Fu.round(); ++Round)
     ;
+}
+
+//===----------------------------------------------------------------------===//
+// Loop-invariant code motion
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether \p MI may be computed once before the loop instead: a VALU
+/// instruction that writes one whole VGPR and reads only virtual registers
+/// and immediates, with no lane or cross-lane access, DPP or VCC read.
+bool hoistableKind(const MFunction &F, const MInst &MI) {
+  if (MI.Kind != InstKind::VALU || MI.enc() == GCNEnc::DPP ||
+      MI.has(OF_Lane) || MI.has(OF_CrossLane) || MI.has(OF_ReadLane) ||
+      MI.readsVCC() || !MI.Suffix.empty() || !soleWholeDef(MI))
+    return false;
+  RegClass C = F.VRegs[MI.Ops[0].Reg].Class;
+  if (C != RegClass::V32 && C != RegClass::V64)
+    return false;
+  for (const MOperand &O : MI.Ops)
+    if (O.K != MOperand::VReg && O.K != MOperand::Imm)
+      return false;
+  return true;
+}
+
+/// Whether \p MI may make EXEC larger than it was (s_or_saveexec,
+/// s_mov exec of -1 or of a saved mask, an OR into EXEC).
+bool mayWidenExec(const MInst &MI) {
+  return writesExec(MI) && !MI.is(GCNOp::S_AND_SAVEEXEC_B32) &&
+         !MI.is(GCNOp::S_AND_SAVEEXEC_B64) && !MI.is(GCNOp::S_ANDN2_B32) &&
+         !MI.is(GCNOp::S_ANDN2_B64) && !MI.is(GCNOp::S_AND_B32) &&
+         !MI.is(GCNOp::S_AND_B64);
+}
+
+/// Hoists the invariant instructions of the loop headed by block \p H;
+/// false if nothing moved.
+bool hoistLoop(MFunction &F, const std::vector<CFGBlock> &Blocks,
+               const std::vector<std::vector<unsigned>> &Preds,
+               unsigned H, ArrayRef<unsigned> Latches) {
+  // The natural loop: H and every block reaching a latch without H.
+  std::vector<char> In(Blocks.size(), 0);
+  In[H] = 1;
+  std::vector<unsigned> Work(Latches.begin(), Latches.end());
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    if (In[B])
+      continue;
+    In[B] = 1;
+    for (unsigned P : Preds[B])
+      Work.push_back(P);
+  }
+  // One way in: falling through from the block before the header.
+  for (unsigned P : Preds[H])
+    if (!In[P] && P + 1 != H)
+      return false;
+  if (H == 0 || In[H - 1])
+    return false;
+  std::vector<unsigned> LoopDefs(F.VRegs.size(), 0);
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    if (In[B])
+      for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I) {
+        if (mayWidenExec(F.Insts[I]))
+          return false;
+        for (const MOperand &O : F.Insts[I].Ops)
+          if (O.K == MOperand::VReg && O.IsDef)
+            ++LoopDefs[O.Reg];
+      }
+  DefCounts C = countDefs(F);
+  std::vector<MInst> Hoisted;
+  for (unsigned B = 0; B < Blocks.size(); ++B) {
+    if (!In[B])
+      continue;
+    for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I) {
+      MInst &MI = F.Insts[I];
+      if (!hoistableKind(F, MI) || C.Defs[MI.Ops[0].Reg] != 1)
+        continue;
+      bool Invariant = true;
+      for (unsigned K = 1; K < MI.Ops.size(); ++K)
+        if (MI.Ops[K].K == MOperand::VReg && LoopDefs[MI.Ops[K].Reg])
+          Invariant = false;
+      if (!Invariant)
+        continue;
+      --LoopDefs[MI.Ops[0].Reg];
+      Hoisted.push_back(MI);
+      eraseInst(MI);
+    }
+  }
+  if (Hoisted.empty())
+    return false;
+  F.Insts.insert(F.Insts.begin() + Blocks[H].Begin, Hoisted.begin(),
+                 Hoisted.end());
+  dropErased(F);
+  return true;
+}
+
+} // namespace
+
+void runLICM(MFunction &F) {
+  // One loop at a time, innermost first (a value hoisted out of an inner
+  // loop may leave the outer one next), rebuilding the CFG after each move.
+  for (unsigned Round = 0; Round < 64; ++Round) {
+    std::vector<CFGBlock> Blocks = buildCFG(F);
+    std::vector<int> Idom = computeIdoms(Blocks);
+    std::vector<std::vector<unsigned>> Preds(Blocks.size());
+    for (unsigned B = 0; B < Blocks.size(); ++B)
+      for (unsigned S : Blocks[B].Succs)
+        Preds[S].push_back(B);
+    auto Dominates = [&](unsigned A, unsigned B) {
+      for (int X = int(B); X >= 0 && Idom[X] >= 0; X = Idom[X]) {
+        if (unsigned(X) == A)
+          return true;
+        if (Idom[X] == X)
+          break;
+      }
+      return false;
+    };
+    // Back edges B -> H (H dominates B), by header; innermost loops (the
+    // shortest span) first.
+    std::map<unsigned, SmallVector<unsigned, 2>> Latches;
+    for (unsigned B = 0; B < Blocks.size(); ++B)
+      for (unsigned S : Blocks[B].Succs)
+        if (S <= B && Dominates(S, B))
+          Latches[S].push_back(B);
+    std::vector<std::pair<unsigned, unsigned>> Order; // (span, header)
+    for (auto &[Hd, Ls] : Latches)
+      Order.push_back({*llvm::max_element(Ls) - Hd, Hd});
+    llvm::sort(Order);
+    bool Moved = false;
+    for (auto [Span, Hd] : Order)
+      if (hoistLoop(F, Blocks, Preds, Hd, Latches[Hd])) {
+        Moved = true;
+        break;
+      }
+    if (!Moved)
+      return;
+  }
 }
 
 } // namespace wave::amdgcn

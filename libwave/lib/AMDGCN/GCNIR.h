@@ -388,6 +388,11 @@ void runCSE(MFunction &F);
 /// WAVE's fmul then fadd round twice (formats/isa.md §4.7).
 void runFusion(MFunction &F);
 
+/// Loop-invariant code motion (Combine.cpp's header): invariant VALU
+/// computations of a loop move before its header, where the loop is
+/// entered by falling through and never widens EXEC.
+void runLICM(MFunction &F);
+
 /// The register spelling of \p O after allocation ("v3", "s[4:5]", "exec").
 std::string printOperand(const MFunction &F, const MOperand &O);
 

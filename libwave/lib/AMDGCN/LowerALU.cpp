@@ -225,27 +225,39 @@ void KernelLowering::sinCos(uint32_t Dst, uint32_t X, bool Cos) {
 
 /// Unsigned 32-bit Q = UA / UB, R = UA % UB for UB != 0 (reciprocal
 /// estimate and two corrections, as AMDGPUCodeGenPrepare expands it).
+/// \p NeedQ false: only R is wanted, and the corrections leave Q alone
+/// (R's corrections do not read it); true: Q is wanted, and R is left
+/// before its second correction.
 void KernelLowering::udivmod(uint32_t Q, uint32_t R, uint32_t UA,
-                             uint32_t UB) {
-  uint32_t Fb = newV(), Rc = newV(), Inv = newV(), NegB = newV(), Tm = newV(),
-           Hi = newV(), QB = newV(), C = newMask(), Q1 = newV(), R1 = newV();
+                             uint32_t UB, bool NeedQ) {
+  // The reciprocal depends on UB only, one definition per register, so
+  // that LICM can take it out of a loop whose divisor does not change.
+  uint32_t Fb = newV(), Rc = newV(), Rs = newV(), Inv0 = newV(),
+           Inv = newV(), NegB = newV(), Tm = newV(), Hi = newV(), QB = newV(),
+           C = newMask(), Q1 = newV(), R1 = newV();
   emit("v_cvt_f32_u32", {D(Fb), U(UB)});
   emit("v_rcp_iflag_f32", {D(Rc), U(Fb)});
-  emit("v_mul_f32", {D(Rc), I(0x4F7FFFFE), U(Rc)});
-  emit("v_cvt_u32_f32", {D(Inv), U(Rc)});
+  emit("v_mul_f32", {D(Rs), I(0x4F7FFFFE), U(Rc)});
+  emit("v_cvt_u32_f32", {D(Inv0), U(Rs)});
   emit(T.VSubU32, {D(NegB), I(0), U(UB)});
-  emit("v_mul_lo_u32", {D(Tm), U(NegB), U(Inv)});
-  emit("v_mul_hi_u32", {D(Hi), U(Inv), U(Tm)});
-  emit(T.VAddU32, {D(Inv), U(Inv), U(Hi)});
+  emit("v_mul_lo_u32", {D(Tm), U(NegB), U(Inv0)});
+  emit("v_mul_hi_u32", {D(Hi), U(Inv0), U(Tm)});
+  emit(T.VAddU32, {D(Inv), U(Inv0), U(Hi)});
   emit("v_mul_hi_u32", {D(Q), U(UA), U(Inv)});
   emit("v_mul_lo_u32", {D(QB), U(Q), U(UB)});
   emit(T.VSubU32, {D(R), U(UA), U(QB)});
   for (int K2 = 0; K2 < 2; ++K2) {
     emit("v_cmp_ge_u32_e64", {D(C), U(R), U(UB)});
-    emit(T.VAddU32, {D(Q1), I(1), U(Q)});
-    emit(T.VSubU32, {D(R1), U(R), U(UB)});
-    emit("v_cndmask_b32_e64", {D(Q), U(Q), U(Q1), U(C)});
-    emit("v_cndmask_b32_e64", {D(R), U(R), U(R1), U(C)});
+    if (NeedQ)
+      emit(T.VAddU32, {D(Q1), I(1), U(Q)});
+    // Only Q wanted: the second correction's R is never read.
+    bool UpdateR = !NeedQ || K2 == 0;
+    if (UpdateR)
+      emit(T.VSubU32, {D(R1), U(R), U(UB)});
+    if (NeedQ)
+      emit("v_cndmask_b32_e64", {D(Q), U(Q), U(Q1), U(C)});
+    if (UpdateR)
+      emit("v_cndmask_b32_e64", {D(R), U(R), U(R1), U(C)});
   }
 }
 
@@ -413,15 +425,16 @@ Error KernelLowering::lowerALU(unsigned Idx) {
   }
   case Opcode::Idiv:
   case Opcode::Imod: {
-    uint32_t SA = newV(), SB = newV(), UA = newV(), UB = newV(), Q = newV(),
-             R = newV(), Res = newV(), Z = newMask();
+    uint32_t SA = newV(), SB = newV(), UA0 = newV(), UA = newV(),
+             UB0 = newV(), UB = newV(), Q = newV(), R = newV(), Res = newV(),
+             Z = newMask();
     emit("v_ashrrev_i32", {D(SA), I(31), U(A())});
     emit("v_ashrrev_i32", {D(SB), I(31), U(B())});
-    emit(T.VAddU32, {D(UA), U(A()), U(SA)});
-    emit("v_xor_b32", {D(UA), U(UA), U(SA)});
-    emit(T.VAddU32, {D(UB), U(B()), U(SB)});
-    emit("v_xor_b32", {D(UB), U(UB), U(SB)});
-    udivmod(Q, R, UA, UB);
+    emit(T.VAddU32, {D(UA0), U(A()), U(SA)});
+    emit("v_xor_b32", {D(UA), U(UA0), U(SA)});
+    emit(T.VAddU32, {D(UB0), U(B()), U(SB)});
+    emit("v_xor_b32", {D(UB), U(UB0), U(SB)});
+    udivmod(Q, R, UA, UB, Op == Opcode::Idiv);
     if (Op == Opcode::Idiv) {
       uint32_t S = newV();
       emit("v_xor_b32", {D(S), U(SA), U(SB)});

@@ -164,6 +164,10 @@ Error KernelLowering::lowerControl(unsigned Idx) {
       // condition, SCC already holds it.
       Frame &Fr = Frames[Regions[LoopRegion].Frame];
       unsigned Target = In.Op == Opcode::Break ? Fr.Exit : Fr.Mid;
+      if (needsDrain(Idx, Regions[LoopRegion])) {
+        Fr.Drains.push_back({F.newLabel(), Idx, Target});
+        Target = Fr.Drains.back().Label;
+      }
       uint32_t Cond = useP(Idx, In.Rs1);
       if (!In.isPredicated() && lastIsCselectOf(Cond)) {
         branch("s_cbranch_scc1", Target);
@@ -217,6 +221,30 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     } else {
       emit(m("s_andn2"), {ExecD(), U(Fr.Entry), U(Fr.Other)});
       branch("s_cbranch_scc1", Fr.Head);
+    }
+    // The drains of uniform breaks and continues, out of the loop's path:
+    // the rest of the body's unpredicated barriers, which a wave runs even
+    // with no lane active (formats/isa.md §4.15, §4.17), then the break's
+    // or continue's target; a kernel `return` on the way ends the wave.
+    if (!Fr.Drains.empty() && !KeepsExec)
+      branch("s_branch", Fr.Exit);
+    for (const Frame::Drain &Dr : Fr.Drains) {
+      label(Dr.Label);
+      bool Ended = false;
+      for (unsigned J = Dr.From + 1; J < Loop->End && !Ended; ++J) {
+        const WOp &W = Ops[J];
+        if (!isWholeWaveOp(W) || W.I.isPredicated())
+          continue;
+        if (W.I.Op == Opcode::Return) {
+          NeedEndLabel = true;
+          branch("s_branch", EndLabel);
+          Ended = true;
+        } else {
+          barrier();
+        }
+      }
+      if (!Ended)
+        branch("s_branch", Dr.To);
     }
     label(Fr.Exit);
     if (!KeepsExec)
@@ -349,6 +377,17 @@ bool KernelLowering::loopKeepsExec(const Region &Loop) const {
     if (Ops[Idx].Kind == WOpKind::Inst && Ops[Idx].I.Op == Opcode::Halt)
       return false;
   return true;
+}
+
+/// Whether a uniform break or continue at op \p From of \p Loop must run
+/// what follows it in the body before it leaves: an unpredicated barrier or
+/// kernel `return` (isWholeWaveOp) that a wave whose lanes all left would
+/// still meet on its way to `endloop`.
+bool KernelLowering::needsDrain(unsigned From, const Region &Loop) const {
+  for (unsigned J = From + 1; J < Loop.End; ++J)
+    if (isWholeWaveOp(Ops[J]) && !Ops[J].I.isPredicated())
+      return true;
+  return false;
 }
 
 /// Whether the last instructions emitted are `s_cselect Mask, exec, 0`

@@ -116,6 +116,13 @@ struct Frame {
   unsigned Mid = 0;   ///< label: else (IF) or latch (LOOP).
   unsigned Exit = 0;  ///< label: endif (IF) or loop exit (LOOP).
   bool HasElse = false;
+  /// A uniform loop's drains: where a uniform break or continue (op index
+  /// From) goes first to run the barriers the rest of the body would have
+  /// run with no lane active, before label To (KernelLowering::drain).
+  struct Drain {
+    unsigned Label, From, To;
+  };
+  std::vector<Drain> Drains;
 };
 
 struct DefRec {
@@ -237,6 +244,7 @@ private:
   int loopRegionOf(int R) const;
   bool regionsUniform(int R, int Stop = -1) const;
   bool loopKeepsExec(const Region &Loop) const;
+  bool needsDrain(unsigned From, const Region &Loop) const;
   bool lastIsCselectOf(uint32_t Mask) const;
   uint32_t inclusiveScan(StringRef Name, int64_t Identity, uint32_t Src,
                          uint32_t Active);
@@ -417,7 +425,8 @@ private:
   void fdiv(uint32_t Dst, MOperand Num, uint32_t Den, bool ZeroDenIsInf);
   uint32_t fsqrt(uint32_t X);
   void sinCos(uint32_t Dst, uint32_t X, bool Cos);
-  void udivmod(uint32_t Q, uint32_t R, uint32_t UA, uint32_t UB);
+  void udivmod(uint32_t Q, uint32_t R, uint32_t UA, uint32_t UB,
+               bool NeedQ = true);
   uint32_t pairIn(unsigned Idx, unsigned Reg);
   void pairOut(unsigned Idx, unsigned Reg, uint32_t Tuple);
   void waitAll() { emit(GCNOp::WAIT_ALL, {}); }

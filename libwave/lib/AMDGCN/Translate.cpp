@@ -608,6 +608,7 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
     runFusion(L.F);
     runCSE(L.F);
     runFusion(L.F);
+    runLICM(L.F);
     detail::legalizeConstantBus(L.F);
     if (Error E = allocateRegisters(L.F))
       return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));

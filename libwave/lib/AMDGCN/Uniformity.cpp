@@ -40,8 +40,7 @@ void KernelLowering::uniformity() {
       }
     };
     // Regions.
-    for (unsigned Ri = 0; Ri < Regions.size(); ++Ri) {
-      Region &R = Regions[Ri];
+    for (Region &R : Regions) {
       bool U = true;
       const WOp &Open = Ops[R.Opener];
       if (R.Kind != RegionKind::Loop) {
@@ -55,26 +54,13 @@ void KernelLowering::uniformity() {
         if (Open.I.isPredicated())
           U = false;
       } else {
-        // A loop around a barrier (or a kernel `return`) may branch out of
-        // its body only where the wave would meet none on its way to
-        // `endloop` with an empty mask (§4.15, §4.17): none follows a break
-        // or continue of this loop. And a wave that enters with no lane
-        // runs the body once, barriers included, which only a full EXEC at
-        // the `loop` rules out.
-        if (R.HasWholeWaveOp) {
-          if (!WavesFull || !regionsUniform(Open.Region))
-            U = false;
-          int Last = -1;
-          for (unsigned Idx = R.Begin + 1; Idx < R.End; ++Idx)
-            if (isWholeWaveOp(Ops[Idx]))
-              Last = int(Idx);
-          for (unsigned Idx = R.Begin + 1; Idx < R.End; ++Idx) {
-            const WOp &O = Ops[Idx];
-            if ((O.I.Op == Opcode::Break || O.I.Op == Opcode::Continue) &&
-                loopRegionOf(O.Region) == int(Ri) && int(Idx) < Last)
-              U = false;
-          }
-        }
+        // A wave that enters a loop around a barrier (or a kernel
+        // `return`) with no lane runs the body once, barriers included
+        // (§4.15, §4.17), which only a full EXEC at the `loop` rules out.
+        // (The barriers after a uniform break or continue are run on its
+        // way out: KernelLowering::needsDrain.)
+        if (R.HasWholeWaveOp && (!WavesFull || !regionsUniform(Open.Region)))
+          U = false;
         // A break or continue is uniform when its condition is, and so is
         // every if between it and the loop.
         for (unsigned Idx = R.Begin + 1; Idx < R.End; ++Idx) {
