@@ -720,6 +720,8 @@ const OpFact Facts[] = {
     {"global_store_short", InstKind::VMEMStore, GCNEnc::GLOBAL, false, false,
      false},
     {"ds_read_b32", InstKind::DS, GCNEnc::DS, false, false, false},
+    {"ds_read2_b32", InstKind::DS, GCNEnc::DS, false, false, false},
+    {"ds_write2_b32", InstKind::DS, GCNEnc::DS, false, false, false},
     {"ds_bpermute_b32", InstKind::DS, GCNEnc::DS, false, false, false},
     {"scratch_load_b32", InstKind::VMEMLoad, GCNEnc::SCRATCH, false, false,
      false},
@@ -743,6 +745,9 @@ const OpFact Facts[] = {
     {"v_mad_u32_u24", InstKind::VALU, GCNEnc::VOP3, false, false, false},
     {"v_readlane_b32", InstKind::VALU, GCNEnc::VOP3, false, false, false},
     {"v_pk_add_f16", InstKind::VALU, GCNEnc::VOP3P, false, false, false},
+    // VOP3PInstructions.td: V_PK_{FMA,MUL,ADD}_F32 under isGFX90APlus.
+    {"v_pk_mul_f32", InstKind::VALU, GCNEnc::VOP3P, false, false, false},
+    {"v_pk_add_f32", InstKind::VALU, GCNEnc::VOP3P, false, false, false},
     {"v_mov_b32_dpp", InstKind::VALU, GCNEnc::DPP, false, false, false},
 };
 
@@ -1199,4 +1204,29 @@ TEST(AMDGCNCombine, LICM) {
   EXPECT_EQ(MovsInLoop, 3u); // both writes of Twice, and X's update
   IRBuilder Kept = Build(true);
   EXPECT_GT(At(Kept, GCNOp::V_CVT_F32_U32), LabelAt(Kept));
+}
+
+// The packed-f32 op_sel hazard (gfx942, as clang -O3 pads it): a
+// v_pk_mul_f32 whose op_sel takes src0's high half, read by the next VALU,
+// gets one wait state (s_nop 0); with op_sel:[0,0] it gets none, nor does
+// an unrelated VALU in between leave one to add.
+TEST(AMDGCNHazards, PackedOpSelForwarding) {
+  auto Run = [](const char *OpSel, bool Gap) {
+    IRBuilder B("gfx942");
+    uint32_t A = B.F.newVReg(RegClass::V64), Bv = B.F.newVReg(RegClass::V64),
+             P = B.F.newVReg(RegClass::V64), C = B.F.newVReg(RegClass::V64),
+             X = B.v();
+    B.F.VRegs[A].Phys = 0, B.F.VRegs[Bv].Phys = 2, B.F.VRegs[P].Phys = 4;
+    B.F.VRegs[C].Phys = 6, B.F.VRegs[X].Phys = 8;
+    B.inst(GCNOp::V_PK_MUL_F32, {def(P), use(A), use(Bv)}).Suffix = OpSel;
+    if (Gap)
+      B.inst(GCNOp::V_MOV_B32, {def(X), imm(1)});
+    B.inst(GCNOp::V_PK_ADD_F32, {def(C), use(C), use(P)});
+    B.inst(GCNOp::S_ENDPGM, {});
+    mitigateHazards(B.F);
+    return B.count(GCNOp::S_NOP);
+  };
+  EXPECT_EQ(Run(" op_sel:[1,0] op_sel_hi:[1,1]", false), 1u);
+  EXPECT_EQ(Run(" op_sel_hi:[0,1]", false), 0u);
+  EXPECT_EQ(Run(" op_sel:[1,0] op_sel_hi:[1,1]", true), 0u);
 }

@@ -2,7 +2,12 @@
 //
 // Lowering of the MMA instructions (formats/isa.md §4.18): each fragment is 16
 // f32 values per lane, kept in VGPRs from the prologue on; loads and stores
-// are ds_read/ds_write of four rows, mma_compute is 64 multiply-adds.
+// are ds_read/ds_write of four rows, mma_compute is 64 multiplies and 64
+// adds, each rounded (no fused multiply-add). With packed f32 (gfx90a and
+// later CDNA) a fragment is eight VGPR pairs, two neighbouring columns of a
+// row each: a row is two ds_read2_b32 / ds_write2_b32, and mma_compute is
+// 32 v_pk_mul_f32 (A's element for both halves through op_sel) and 32
+// v_pk_add_f32, the same roundings in the same order per element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +46,13 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
     uint32_t Addr = toV(A()), Stride = toV(B());
     for (unsigned Row = 0; Row < 4; ++Row) {
       uint32_t RA = rowAddress(Addr, Stride, Row);
+      if (T.PackedF32) {
+        for (unsigned C2 = 0; C2 < 2; ++C2)
+          emit("ds_read2_b32", {D(FragPairs[In.Rd][Row * 2 + C2]), U(RA)},
+               (" offset0:" + Twine(2 * C2) + " offset1:" + Twine(2 * C2 + 1))
+                   .str());
+        continue;
+      }
       for (unsigned Col = 0; Col < 4; ++Col)
         emit("ds_read_b32", {D(fragment(In.Rd, Row, Col)), U(RA)},
              Col ? (" offset:" + Twine(4 * Col)).str() : "");
@@ -51,6 +63,15 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
     uint32_t Addr = toV(use(Idx, In.Rd)), Stride = toV(A());
     for (unsigned Row = 0; Row < 4; ++Row) {
       uint32_t RA = rowAddress(Addr, Stride, Row);
+      if (T.PackedF32) {
+        for (unsigned C2 = 0; C2 < 2; ++C2) {
+          uint32_t P = FragPairs[In.Rs2][Row * 2 + C2];
+          emit("ds_write2_b32", {U(RA), U(P, 0), U(P, 1)},
+               (" offset0:" + Twine(2 * C2) + " offset1:" + Twine(2 * C2 + 1))
+                   .str());
+        }
+        continue;
+      }
       for (unsigned Col = 0; Col < 4; ++Col)
         emit("ds_write_b32", {U(RA), U(fragment(In.Rs2, Row, Col))},
              Col ? (" offset:" + Twine(4 * Col)).str() : "");
@@ -58,6 +79,30 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
     return finish();
   }
   case Opcode::MmaCompute: {
+    // Packed: C[r][2c..2c+1] += A[r][k] * B[k][2c..2c+1] for k = 0..3, the
+    // four products first (no product waits on the add before it). Only
+    // for three distinct fragments: with C also a source, the order of the
+    // updates shows, and the element-by-element order below is kept.
+    bool Distinct = In.Rd != In.Rs1 && In.Rd != In.Rs2 && In.Rs1 != In.Rs2;
+    if (T.PackedF32 && Distinct) {
+      auto &FA = FragPairs[In.Rd], &FB = FragPairs[In.Rs1],
+           &FC = FragPairs[In.Rs2];
+      for (unsigned Row = 0; Row < 4; ++Row)
+        for (unsigned C2 = 0; C2 < 2; ++C2) {
+          uint32_t Prod[4];
+          for (unsigned Kk = 0; Kk < 4; ++Kk) {
+            Prod[Kk] = F.newVReg(RegClass::V64);
+            // A[r][k] is half k % 2 of pair (r, k / 2), for both results.
+            emit("v_pk_mul_f32",
+                 {D(Prod[Kk]), U(FA[Row * 2 + Kk / 2]), U(FB[Kk * 2 + C2])},
+                 Kk % 2 ? " op_sel:[1,0] op_sel_hi:[1,1]" : " op_sel_hi:[0,1]");
+          }
+          uint32_t Cc = FC[Row * 2 + C2];
+          for (unsigned Kk = 0; Kk < 4; ++Kk)
+            emit("v_pk_add_f32", {D(Cc), U(Cc), U(Prod[Kk])});
+        }
+      return finish();
+    }
     for (unsigned Row = 0; Row < 4; ++Row)
       for (unsigned Col = 0; Col < 4; ++Col) {
         uint32_t Cc = fragment(In.Rs2, Row, Col);

@@ -215,6 +215,9 @@ private:
   unsigned EndLabel = 0;
   bool NeedEndLabel = false;
   std::map<unsigned, std::array<uint32_t, 16>> Frags;
+  /// With packed f32 (GCNTarget::PackedF32): fragment elements (r, 2c) and
+  /// (r, 2c + 1) are the halves of pair r * 2 + c (TupleParts).
+  std::map<unsigned, std::array<uint32_t, 8>> FragPairs;
   bool UsesDeviceMemory = false;
   /// Every wave starts with all its lanes and no lane stops before the
   /// wave does (see execFull()).

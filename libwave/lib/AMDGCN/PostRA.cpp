@@ -403,9 +403,11 @@ constexpr unsigned SGPRKey = 1000, VCCNumber = 106;
 struct HazardRec {
   SmallVector<unsigned, 4> Writes; ///< register keys.
   bool VALU = false, Trans = false, WritesVcc = false;
+  /// A packed (VOP3P) result whose sources op_sel swizzles.
+  bool OpSel = false;
   bool operator==(const HazardRec &O) const {
     return Writes == O.Writes && VALU == O.VALU && Trans == O.Trans &&
-           WritesVcc == O.WritesVcc;
+           WritesVcc == O.WritesVcc && OpSel == O.OpSel;
   }
   void merge(const HazardRec &O) {
     for (unsigned K : O.Writes)
@@ -413,6 +415,7 @@ struct HazardRec {
         Writes.push_back(K);
     llvm::sort(Writes);
     VALU |= O.VALU, Trans |= O.Trans, WritesVcc |= O.WritesVcc;
+    OpSel |= O.OpSel;
   }
 };
 
@@ -554,6 +557,12 @@ unsigned HazardMitigator::gfx9WaitStates(const MInst &MI,
     // VALU writes VGPR -> DPP reads it: 2.
     if (MI.enc() == GCNEnc::DPP && Hit(VReads))
       Require(2, Dist);
+    // A packed f32 result built with op_sel -> VALU reads it: 1 (what
+    // clang -O3 emits for gfx942, an s_nop 0 between `v_pk_mul_f32 ...
+    // op_sel:[1,0]` and the v_pk_add_f32 reading it, and none after
+    // op_sel:[0,0]; kept on every GFX9 target).
+    if (R.OpSel && IsVALU && Hit(VReads))
+      Require(1, Dist);
   }
   return Need;
 }
@@ -690,6 +699,8 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
   HazardRec R;
   R.VALU = IsVALU;
   R.Trans = MI.has(OF_Trans);
+  R.OpSel = MI.enc() == GCNEnc::VOP3P &&
+            StringRef(MI.Suffix).contains("op_sel:[1");
   R.Writes.assign(Writes.begin(), Writes.end());
   llvm::sort(R.Writes);
   R.WritesVcc = WritesVcc;

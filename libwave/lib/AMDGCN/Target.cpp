@@ -25,13 +25,13 @@ namespace wave::amdgcn {
 #define GFX12_MM "global_inv scope:SCOPE_SE", "global_inv scope:SCOPE_DEV", \
     "global_inv scope:SCOPE_SYS", "", "global_wb scope:SCOPE_SYS"
 #define GFX9_SPELL "v_add_u32", "v_sub_u32", " sc0", "ds_cmpst_rtn_b32", false, \
-    true, true
+    true, true, true
 #define GFX90A_SPELL "v_add_u32", "v_sub_u32", " glc", "ds_cmpst_rtn_b32", false, \
-    true, true
+    true, true, true
 #define GFX11_SPELL "v_add_nc_u32", "v_sub_nc_u32", " glc", "ds_cmpstore_rtn_b32", \
-    true, false, false
+    true, false, false, false
 #define GFX12_SPELL "v_add_nc_u32", "v_sub_nc_u32", " th:TH_ATOMIC_RETURN", \
-    "ds_cmpstore_rtn_b32", true, false, false
+    "ds_cmpstore_rtn_b32", true, false, false, false
 
 // Hazard rules: VALU-SGPR wait states, TransUse, SGPR read hazards,
 // UserSGPRInit16Bug;

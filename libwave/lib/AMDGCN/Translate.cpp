@@ -367,8 +367,15 @@ Error KernelLowering::lower(KernelDesc &Desc) {
     for (unsigned Id : Ids)
       if (!Frags.count(Id)) {
         auto &Arr = Frags[Id];
+        if (T.PackedF32) {
+          auto &Pairs = FragPairs[Id];
+          for (unsigned P = 0; P < 8; ++P)
+            Pairs[P] = F.newVReg(RegClass::V64);
+        }
         for (unsigned E = 0; E < 16; ++E) {
           Arr[E] = newV();
+          if (T.PackedF32)
+            TupleParts[Arr[E]] = {FragPairs[Id][E / 2], int8_t(E % 2)};
           emit("v_mov_b32", {D(Arr[E]), I(0)});
         }
       }

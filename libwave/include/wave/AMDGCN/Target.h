@@ -53,6 +53,11 @@ struct GCNTarget {
   /// them, scans cross rows with `v_permlanex16_b32` (GFX10+, "RDNA3 ISA"
   /// §DPP16).
   bool DPPRowBroadcast;
+  /// Packed f32 VALU (v_pk_mul_f32, v_pk_add_f32 on even-aligned VGPR
+  /// pairs, with op_sel choosing each result's source halves): gfx90a
+  /// and later CDNA (LLVM VOP3PInstructions.td `isGFX90APlus`; the RDNA
+  /// generations have none).
+  bool PackedF32;
 
   // Memory-model code sequences after the full wait (AMDGPUUsage "Memory
   // Model", as LLVM 22 emits them for fences); lines separated by '\n'.

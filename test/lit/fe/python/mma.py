@@ -40,6 +40,8 @@ def tile(out: f32[:], row: u32):
 # ASM: mma_load_b r3, r{{[0-9]+}}, r{{[0-9]+}}
 # ASM: mma_compute r0, r3, r254
 # ASM: mma_store_c r{{[0-9]+}}, r{{[0-9]+}}, r254
-# GCN: ds_read_b32
-# GCN: ds_write_b32
+# GCN: ds_read2_b32
+# GCN: v_pk_mul_f32
+# GCN: v_pk_add_f32
+# GCN: ds_write2_b32
 # PTX: .entry tile
