@@ -17,8 +17,8 @@ using namespace llvm;
 
 namespace wave::amdgcn::detail {
 
-uint32_t KernelLowering::fragment(unsigned Id, unsigned Row, unsigned Col) {
-  return Frags[Id][Row * 4 + Col];
+uint32_t KernelLowering::fragment(unsigned Key, unsigned Row, unsigned Col) {
+  return Frags[Key][Row * 4 + Col];
 }
 
 /// The local address of row \p Row of an MMA tile: Addr + Row * Stride
@@ -43,29 +43,31 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
   switch (Op) {
   case Opcode::MmaLoadA:
   case Opcode::MmaLoadB: {
+    unsigned Key = fragKey(Op == Opcode::MmaLoadA ? FragA : FragB, In.Rd);
     uint32_t Addr = toV(A()), Stride = toV(B());
     for (unsigned Row = 0; Row < 4; ++Row) {
       uint32_t RA = rowAddress(Addr, Stride, Row);
       if (T.PackedF32) {
         for (unsigned C2 = 0; C2 < 2; ++C2)
-          emit("ds_read2_b32", {D(FragPairs[In.Rd][Row * 2 + C2]), U(RA)},
+          emit("ds_read2_b32", {D(FragPairs[Key][Row * 2 + C2]), U(RA)},
                (" offset0:" + Twine(2 * C2) + " offset1:" + Twine(2 * C2 + 1))
                    .str());
         continue;
       }
       for (unsigned Col = 0; Col < 4; ++Col)
-        emit("ds_read_b32", {D(fragment(In.Rd, Row, Col)), U(RA)},
+        emit("ds_read_b32", {D(fragment(Key, Row, Col)), U(RA)},
              Col ? (" offset:" + Twine(4 * Col)).str() : "");
     }
     return finish();
   }
   case Opcode::MmaStoreC: {
+    unsigned Key = fragKey(FragC, In.Rs2);
     uint32_t Addr = toV(use(Idx, In.Rd)), Stride = toV(A());
     for (unsigned Row = 0; Row < 4; ++Row) {
       uint32_t RA = rowAddress(Addr, Stride, Row);
       if (T.PackedF32) {
         for (unsigned C2 = 0; C2 < 2; ++C2) {
-          uint32_t P = FragPairs[In.Rs2][Row * 2 + C2];
+          uint32_t P = FragPairs[Key][Row * 2 + C2];
           emit("ds_write2_b32", {U(RA), U(P, 0), U(P, 1)},
                (" offset0:" + Twine(2 * C2) + " offset1:" + Twine(2 * C2 + 1))
                    .str());
@@ -73,20 +75,19 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
         continue;
       }
       for (unsigned Col = 0; Col < 4; ++Col)
-        emit("ds_write_b32", {U(RA), U(fragment(In.Rs2, Row, Col))},
+        emit("ds_write_b32", {U(RA), U(fragment(Key, Row, Col))},
              Col ? (" offset:" + Twine(4 * Col)).str() : "");
     }
     return finish();
   }
   case Opcode::MmaCompute: {
+    unsigned KA = fragKey(FragA, In.Rd), KB = fragKey(FragB, In.Rs1),
+             KC = fragKey(FragC, In.Rs2);
     // Packed: C[r][2c..2c+1] += A[r][k] * B[k][2c..2c+1] for k = 0..3, the
-    // four products first (no product waits on the add before it). Only
-    // for three distinct fragments: with C also a source, the order of the
-    // updates shows, and the element-by-element order below is kept.
-    bool Distinct = In.Rd != In.Rs1 && In.Rd != In.Rs2 && In.Rs1 != In.Rs2;
-    if (T.PackedF32 && Distinct) {
-      auto &FA = FragPairs[In.Rd], &FB = FragPairs[In.Rs1],
-           &FC = FragPairs[In.Rs2];
+    // four products first (no product waits on the add before it); A, B
+    // and C are separate tables, so no update is read back.
+    if (T.PackedF32) {
+      auto &FA = FragPairs[KA], &FB = FragPairs[KB], &FC = FragPairs[KC];
       for (unsigned Row = 0; Row < 4; ++Row)
         for (unsigned C2 = 0; C2 < 2; ++C2) {
           uint32_t Prod[4];
@@ -105,11 +106,11 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
     }
     for (unsigned Row = 0; Row < 4; ++Row)
       for (unsigned Col = 0; Col < 4; ++Col) {
-        uint32_t Cc = fragment(In.Rs2, Row, Col);
+        uint32_t Cc = fragment(KC, Row, Col);
         for (unsigned Kk = 0; Kk < 4; ++Kk) {
           uint32_t P = newV();
-          emit("v_mul_f32", {D(P), U(fragment(In.Rd, Row, Kk)),
-                             U(fragment(In.Rs1, Kk, Col))});
+          emit("v_mul_f32", {D(P), U(fragment(KA, Row, Kk)),
+                             U(fragment(KB, Kk, Col))});
           emit("v_add_f32", {D(Cc), U(Cc), U(P)});
         }
       }

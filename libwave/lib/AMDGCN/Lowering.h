@@ -214,10 +214,14 @@ private:
   int GridSize[3] = {-1, -1, -1}, GroupSize[3] = {-1, -1, -1};
   unsigned EndLabel = 0;
   bool NeedEndLabel = false;
+  /// MMA fragments by fragKey: 16 VGPRs, element (r, c) at r * 4 + c.
   std::map<unsigned, std::array<uint32_t, 16>> Frags;
   /// With packed f32 (GCNTarget::PackedF32): fragment elements (r, 2c) and
   /// (r, 2c + 1) are the halves of pair r * 2 + c (TupleParts).
   std::map<unsigned, std::array<uint32_t, 8>> FragPairs;
+  /// The fragment tables of formats/isa.md §4.18: A, B and C are separate.
+  enum FragTable : unsigned { FragA, FragB, FragC };
+  static unsigned fragKey(FragTable Tab, unsigned Id) { return Tab * 256 + Id; }
   bool UsesDeviceMemory = false;
   /// Every wave starts with all its lanes and no lane stops before the
   /// wave does (see execFull()).
@@ -439,7 +443,7 @@ private:
   void skipIfExecZero(int RegionIdx);
   void removeLanes(uint32_t Lanes, bool AllFrames, int LoopFrame);
   uint32_t vaddr(unsigned Idx, unsigned Reg) { return toV(use(Idx, Reg)); }
-  uint32_t fragment(unsigned Id, unsigned I, unsigned J);
+  uint32_t fragment(unsigned Key, unsigned I, unsigned J);
   uint32_t rowAddress(uint32_t Addr, uint32_t Stride, unsigned Row);
 
   // --- The instruction lowerOp() is lowering ----------------------------

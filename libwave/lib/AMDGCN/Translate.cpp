@@ -355,27 +355,31 @@ Error KernelLowering::lower(KernelDesc &Desc) {
       emit(isS(V) ? "s_mov_b32" : "v_mov_b32", {D(V), I(0)});
     }
   }
-  // MMA fragments start as zeros (formats/isa.md §4.18).
+  // MMA fragments start as zeros (formats/isa.md §4.18). A, B and C are
+  // three tables: fragment 1 of A is not fragment 1 of C.
   for (const WOp &O : Ops) {
-    SmallVector<unsigned, 3> Ids;
-    if (O.I.Op == Opcode::MmaLoadA || O.I.Op == Opcode::MmaLoadB)
-      Ids.push_back(O.I.Rd);
+    SmallVector<unsigned, 3> Keys;
+    if (O.I.Op == Opcode::MmaLoadA)
+      Keys.push_back(fragKey(FragA, O.I.Rd));
+    else if (O.I.Op == Opcode::MmaLoadB)
+      Keys.push_back(fragKey(FragB, O.I.Rd));
     else if (O.I.Op == Opcode::MmaStoreC)
-      Ids.push_back(O.I.Rs2);
+      Keys.push_back(fragKey(FragC, O.I.Rs2));
     else if (O.I.Op == Opcode::MmaCompute)
-      Ids = {O.I.Rd, O.I.Rs1, O.I.Rs2};
-    for (unsigned Id : Ids)
-      if (!Frags.count(Id)) {
-        auto &Arr = Frags[Id];
+      Keys = {fragKey(FragA, O.I.Rd), fragKey(FragB, O.I.Rs1),
+              fragKey(FragC, O.I.Rs2)};
+    for (unsigned Key : Keys)
+      if (!Frags.count(Key)) {
+        auto &Arr = Frags[Key];
         if (T.PackedF32) {
-          auto &Pairs = FragPairs[Id];
+          auto &Pairs = FragPairs[Key];
           for (unsigned P = 0; P < 8; ++P)
             Pairs[P] = F.newVReg(RegClass::V64);
         }
         for (unsigned E = 0; E < 16; ++E) {
           Arr[E] = newV();
           if (T.PackedF32)
-            TupleParts[Arr[E]] = {FragPairs[Id][E / 2], int8_t(E % 2)};
+            TupleParts[Arr[E]] = {FragPairs[Key][E / 2], int8_t(E % 2)};
           emit("v_mov_b32", {D(Arr[E]), I(0)});
         }
       }
