@@ -38,6 +38,13 @@
 //    runs fusion, CSE, then fusion again: fusing first keeps CSE from
 //    sharing an intermediate between blocks, where fusion leaves it alone.
 //
+//  - runPackF32 (gfx90a/942/950): two v_fma_f32 accumulating into two
+//    registers from the same A and from B's neighbouring parts of a tuple
+//    (B[k][j], B[k][j+1] of a 128-bit load) become one v_pk_fma_f32: the two
+//    accumulators become the halves of one VGPR pair, op_sel hands A's half
+//    to both results. v_pk_fma_f32 rounds each half once, as v_fma_f32
+//    does (WAVE's `fma`, formats/isa.md §4.7).
+//
 //  - runLICM: loop-invariant VALU computations move to the loop's
 //    preheader (MachineLICM's job): a VGPR result with that one
 //    definition, from sources no instruction of the loop writes. Lanes
@@ -566,8 +573,8 @@ private:
                     (C.Defs[O.Reg] == 0 && F.VRegs[O.Reg].Fixed >= 0);
       if (!Stable)
         return std::nullopt;
-      K += (Twine("|r") + Twine(O.Reg) + ":" + Twine(int(O.Sub)) +
-            (O.Neg ? "n" : ""))
+      K += (Twine("|r") + Twine(O.Reg) + ":" + Twine(int(O.Sub)) + "x" +
+            Twine(int(O.Parts)) + (O.Neg ? "n" : ""))
                .str();
     }
     return K;
@@ -1030,6 +1037,147 @@ void runLICM(MFunction &F) {
     if (!Moved)
       return;
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Packed f32 multiply-adds
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether \p O is one 32-bit part of a VGPR tuple (a 64- or 128-bit load's
+/// destination).
+bool isTuplePart(const MFunction &F, const MOperand &O) {
+  if (O.K != MOperand::VReg || O.Sub < 0 || O.Parts != 1 || O.Neg)
+    return false;
+  RegClass C = F.VRegs[O.Reg].Class;
+  return C == RegClass::V64 || C == RegClass::V128;
+}
+
+/// Whether \p O names a whole plain 32-bit VGPR that may become half of a
+/// pair.
+bool isPlainV32(const MFunction &F, const MOperand &O) {
+  if (O.K != MOperand::VReg || O.Sub >= 0 || O.Neg)
+    return false;
+  const VRegInfo &VI = F.VRegs[O.Reg];
+  return VI.Class == RegClass::V32 && VI.Fixed < 0 && !VI.SpillTemp &&
+         !VI.SpillSlot && !VI.WholeKernel;
+}
+
+/// `v_fma_f32 D, A, B, C` with D and C plain VGPRs (the same one, or a
+/// web's value and the next), A and B tuple parts.
+bool isAccumulatingFMA(const MFunction &F, const MInst &MI) {
+  if (!MI.is(GCNOp::V_FMA_F32) || MI.Ops.size() != 4 || !MI.Suffix.empty())
+    return false;
+  const MOperand &D = MI.Ops[0], &C = MI.Ops[3];
+  return isPlainV32(F, D) && D.IsDef && isPlainV32(F, C) && C.IsUse &&
+         isTuplePart(F, MI.Ops[1]) && isTuplePart(F, MI.Ops[2]);
+}
+
+bool touches(const MInst &MI, uint32_t Reg, bool DefsOnly) {
+  for (const MOperand &O : MI.Ops)
+    if (O.K == MOperand::VReg && O.Reg == Reg && (O.IsDef || !DefsOnly))
+      return true;
+  return false;
+}
+
+} // namespace
+
+void runPackF32(MFunction &F) {
+  if (!F.T->PackedF32)
+    return;
+  std::vector<CFGBlock> Blocks = buildCFG(F);
+  // Accumulator -> (pair, half), decided here, applied at the end.
+  DenseMap<uint32_t, std::pair<uint32_t, int8_t>> Half;
+  // Whether X and Y can be (or already are) the low and high halves of one
+  // pair; the pair, or 0 for a new one.
+  auto Pairable = [&](uint32_t X, uint32_t Y, uint32_t &P) {
+    auto IX = Half.find(X), IY = Half.find(Y);
+    P = 0;
+    if (X == Y)
+      return false;
+    if (IX == Half.end() && IY == Half.end())
+      return true;
+    if (IX == Half.end() || IY == Half.end() ||
+        IX->second.first != IY->second.first || IX->second.second != 0)
+      return false;
+    P = IX->second.first;
+    return true;
+  };
+  auto Pair = [&](uint32_t X, uint32_t Y, uint32_t P) {
+    if (!P) {
+      P = F.newVReg(RegClass::V64);
+      Half[X] = {P, 0};
+      Half[Y] = {P, 1};
+    }
+    return P;
+  };
+  for (const CFGBlock &B : Blocks)
+    for (unsigned I = B.Begin; I < B.End; ++I) {
+      MInst &M1 = F.Insts[I];
+      if (!isAccumulatingFMA(F, M1) || M1.Ops[2].Sub % 2 != 0)
+        continue;
+      const MOperand A = M1.Ops[1], Bv = M1.Ops[2];
+      uint32_t D1 = M1.Ops[0].Reg, C1 = M1.Ops[3].Reg;
+      for (unsigned J = I + 1; J < B.End; ++J) {
+        MInst &M2 = F.Insts[J];
+        if (writesExec(M2))
+          break;
+        if (isAccumulatingFMA(F, M2) && M2.Ops[1].Reg == A.Reg &&
+            M2.Ops[1].Sub == A.Sub && M2.Ops[2].Reg == Bv.Reg &&
+            M2.Ops[2].Sub == Bv.Sub + 1) {
+          uint32_t D2 = M2.Ops[0].Reg, C2 = M2.Ops[3].Reg;
+          // (D1, D2) and (C1, C2) must be pairs, new or already made, the
+          // same pair where D and C are one register.
+          uint32_t PD = 0, PC = 0;
+          if ((D1 == C1) != (D2 == C2) || !Pairable(D1, D2, PD) ||
+              (D1 != C1 && !Pairable(C1, C2, PC)) || D2 == C1 || C2 == D1)
+            break;
+          // D2 = fma(A, B[k+1], C2) moves up to M1: nothing between may
+          // read or write D2, or write C2, A or B.
+          bool Clear = true;
+          for (unsigned K = I + 1; K < J && Clear; ++K)
+            Clear = !touches(F.Insts[K], D2, false) &&
+                    !touches(F.Insts[K], C2, true) &&
+                    !touches(F.Insts[K], A.Reg, true) &&
+                    !touches(F.Insts[K], Bv.Reg, true);
+          if (!Clear)
+            break;
+          PD = Pair(D1, D2, PD);
+          PC = D1 == C1 ? PD : Pair(C1, C2, PC);
+          int S = A.Sub & 1;
+          MOperand PDo = MOperand::def(PD), PCo = MOperand::use(PC);
+          MOperand PA = MOperand::use(A.Reg, int8_t(A.Sub & ~1));
+          PA.Parts = 2;
+          MOperand PB = MOperand::use(Bv.Reg, Bv.Sub);
+          PB.Parts = 2;
+          M1.setOp(GCNOp::V_PK_FMA_F32);
+          M1.Ops.assign({PDo, PA, PB, PCo});
+          // op_sel: which half of each source feeds the low result;
+          // op_sel_hi: the high result.
+          M1.Suffix = S ? " op_sel:[1,0,0] op_sel_hi:[1,1,1]"
+                        : " op_sel_hi:[0,1,1]";
+          eraseInst(M2);
+          break;
+        }
+        // Keep the pair's order: stop at anything that reads or writes D1's
+        // partner candidates' sources.
+        if (touches(M2, A.Reg, true) || touches(M2, Bv.Reg, true))
+          break;
+      }
+    }
+  if (Half.empty())
+    return;
+  for (MInst &MI : F.Insts)
+    for (MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg) {
+        auto It = Half.find(O.Reg);
+        if (It != Half.end()) {
+          O.Reg = It->second.first;
+          O.Sub = It->second.second;
+        }
+      }
+  dropErased(F);
 }
 
 } // namespace wave::amdgcn

@@ -58,11 +58,18 @@ struct MOperand {
   bool IsUse = false;   ///< read by the instruction.
   bool Neg = false;     ///< printed as `-x` (VOP3 source negation).
   int8_t Sub = -1;      ///< 32-bit part of a tuple register, or -1 = whole.
+  /// With Sub >= 0: how many consecutive 32-bit parts from Sub (2: a pair
+  /// inside a quad, as a 64-bit operand).
+  int8_t Parts = 1;
   uint32_t Reg = 0;     ///< VReg: virtual register number.
   HwReg H = HwReg::Exec;
   int64_t Value = 0;    ///< Imm: the value; Label: label number.
   std::string Str;      ///< Text: printed verbatim.
 
+  /// The parts of a register of \p Width parts this operand names.
+  unsigned partMask(unsigned Width) const {
+    return Sub < 0 ? (1u << Width) - 1 : ((1u << Parts) - 1) << Sub;
+  }
   static MOperand def(uint32_t R, int8_t Sub = -1) {
     MOperand O;
     O.K = VReg, O.Reg = R, O.IsDef = true, O.Sub = Sub;
@@ -392,6 +399,11 @@ void runFusion(MFunction &F);
 /// computations of a loop move before its header, where the loop is
 /// entered by falling through and never widens EXEC.
 void runLICM(MFunction &F);
+
+/// Packed f32 multiply-adds (Combine.cpp's header): pairs of v_fma_f32
+/// accumulating into two VGPRs from one A and from neighbouring parts of
+/// a tuple B become v_pk_fma_f32 (targets with GCNTarget::PackedF32).
+void runPackF32(MFunction &F);
 
 /// The register spelling of \p O after allocation ("v3", "s[4:5]", "exec").
 std::string printOperand(const MFunction &F, const MOperand &O);

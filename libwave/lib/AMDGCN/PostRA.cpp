@@ -88,7 +88,10 @@ std::string printOperand(const MFunction &F, const MOperand &O) {
     char C = isVector(VI.Class) ? 'v' : 's';
     unsigned W = regWidth(VI.Class);
     std::string S;
-    if (O.Sub >= 0)
+    if (O.Sub >= 0 && O.Parts > 1)
+      S = std::string(1, C) + "[" + std::to_string(P + O.Sub) + ":" +
+          std::to_string(P + O.Sub + O.Parts - 1) + "]";
+    else if (O.Sub >= 0)
       S = C + std::to_string(P + O.Sub);
     else if (W == 1)
       S = C + std::to_string(P);
@@ -178,7 +181,8 @@ void regKeys(const MFunction &F, const MOperand &O,
   unsigned Base = isVector(VI.Class) ? 0 : 1000;
   unsigned W = regWidth(VI.Class);
   if (O.Sub >= 0)
-    Keys.push_back(Base + VI.Phys + O.Sub);
+    for (int K = 0; K < O.Parts; ++K)
+      Keys.push_back(Base + VI.Phys + O.Sub + K);
   else
     for (unsigned K = 0; K < W; ++K)
       Keys.push_back(Base + VI.Phys + K);

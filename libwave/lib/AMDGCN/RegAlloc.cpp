@@ -86,7 +86,7 @@ Intervals computeIntervals(const MFunction &F) {
           continue;
         unsigned All = (1u << regWidth(F.VRegs[O.Reg].Class)) - 1;
         unsigned &M = Parts[O.Reg];
-        M |= O.Sub < 0 ? All : 1u << O.Sub;
+        M |= O.partMask(regWidth(F.VRegs[O.Reg].Class));
         if (M == All)
           B.Def.set(O.Reg);
       }
@@ -344,7 +344,7 @@ void spillSGPRToLanes(MFunction &F, uint32_t R) {
       // A partial write keeps the other parts: read them first.
       Reads |= O.IsUse || (O.IsDef && O.Sub >= 0);
       if (O.IsDef)
-        Written |= O.Sub < 0 ? (1u << W) - 1 : 1u << O.Sub;
+        Written |= O.partMask(W);
     }
     if (!Reads && !Written) {
       PrevValid = false;
@@ -477,7 +477,7 @@ void spillVGPR(MFunction &F, uint32_t R) {
       // temporary is whole.
       Reads |= O.IsUse || (O.IsDef && O.Sub >= 0);
       if (O.IsDef)
-        Written |= O.Sub < 0 ? (1u << W) - 1 : 1u << O.Sub;
+        Written |= O.partMask(W);
     }
     if (!Reads && !Written) {
       PrevValid = false;

@@ -620,6 +620,7 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
     runCSE(L.F);
     runFusion(L.F);
     runLICM(L.F);
+    runPackF32(L.F);
     detail::legalizeConstantBus(L.F);
     if (Error E = allocateRegisters(L.F))
       return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));
