@@ -359,6 +359,46 @@ class Gen:
         else:
             self.emit("%sbfi r%d, r%d, r%d, r%d, r%d" % (pf, self.dst(), self.src(), self.src(), self.src(), self.src()), d)
 
+    def st_pk_fma(self, d):
+        """--combine: two fma accumulating from one element of a 128-bit
+        load A and from elements 2k, 2k + 1 of a 128-bit load B, which the
+        AMDGCN stage packs into one v_pk_fma_f32 on gfx90a/942/950
+        (runPackF32); sometimes a statement between, sometimes a rewrite
+        of B's element or a read of the second accumulator between, which
+        keep them apart."""
+        if self.pool_end - POOL0 < 12:
+            return self.st_float(d)          # no room for two quads and two more
+        self.new_group()
+        ra = self.dst(4)
+        rb = self.dst(4)
+        while abs(rb - ra) < 4:
+            rb = self.dst(4)
+        self.addr(R_INP, IN_SIZE, 16, d, n=16)
+        self.emit("device_load_u128 r%d, r%d" % (ra, T0), d)
+        self.addr(R_INP, IN_SIZE, 16, d, n=16)
+        self.emit("device_load_u128 r%d, r%d" % (rb, T0), d)
+        a, k = ra + self.rng.randrange(4), 2 * self.rng.randrange(2)
+        taken = set(range(ra, ra + 4)) | set(range(rb, rb + 4))
+        x1 = self.dst()
+        while x1 in taken:
+            x1 = self.dst()
+        x2 = self.dst()
+        while x2 in taken or x2 == x1:
+            x2 = self.dst()
+        self.emit("fma r%d, r%d, r%d, r%d" % (x1, a, rb + k, x1), d)
+        y = self.rng.random()
+        if y < 0.15:
+            self.emit("mov_imm r%d, 0x%X" % (rb + k + 1, f32bits(self.pick(NICE_FLOATS))), d)
+        elif y < 0.3:
+            self.emit("fadd r%d, r%d, r%d" % (self.dst(), x2, self.src()), d)
+        elif y < 0.45:
+            self.st_float(d)
+        self.emit("fma r%d, r%d, r%d, r%d" % (x2, a, rb + k + 1, x2), d)
+        self.clean(x1, "f32", d)
+        self.clean(x2, "f32", d)
+        self.st_observe(d, x1)
+        self.st_observe(d, x2)
+
     def st_combine(self, d):
         """--combine: what the AMDGCN stage's CSE and fusion rewrite
         (libwave/lib/AMDGCN/Combine.cpp), and near misses they must leave
@@ -880,6 +920,7 @@ class Gen:
         ]
         if self.opt.combine:
             choices.append((self.st_combine, 12))
+            choices.append((self.st_pk_fma, 4))
         if ctx.frames < 31 and self.budget > 0:
             choices.append(("if", 6))
             if ctx.iter_budget < 24:

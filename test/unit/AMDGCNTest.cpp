@@ -1230,3 +1230,36 @@ TEST(AMDGCNHazards, PackedOpSelForwarding) {
   EXPECT_EQ(Run(" op_sel_hi:[0,1]", false), 0u);
   EXPECT_EQ(Run(" op_sel:[1,0] op_sel_hi:[1,1]", true), 0u);
 }
+
+// SCC fold: `s_lshr R; s_cmp_eq_u32 R, 0` drops the compare and inverts its
+// readers (a branch, an s_cselect); `s_cmp_lg_u32` just goes; an
+// s_add_u32 (SCC = carry) and a compare not right after keep theirs.
+TEST(AMDGCNCombine, SCCFold) {
+  IRBuilder B("gfx942");
+  uint32_t R = B.s(), M = B.F.newVReg(RegClass::S64), Q = B.s(), T = B.s();
+  unsigned L = B.F.newLabel();
+  B.inst(GCNOp::S_MOV_B32, {def(R), imm(64)});
+  B.label(L);
+  B.inst(GCNOp::S_LSHR_B32, {def(R), use(R), imm(1)});
+  B.inst(GCNOp::S_CMP_EQ_U32, {use(R), imm(0)});
+  B.inst(GCNOp::S_CSELECT_B64, {def(M), imm(-1), imm(0)});
+  B.branch(GCNOp::S_CBRANCH_SCC0, L);
+  B.inst(GCNOp::S_AND_B32, {def(Q), use(R), imm(3)});
+  B.inst(GCNOp::S_CMP_LG_U32, {use(Q), imm(0)});
+  B.inst(GCNOp::S_ADD_U32, {def(T), use(Q), imm(1)});
+  B.inst(GCNOp::S_CMP_EQ_U32, {use(T), imm(0)});
+  MInst &Use = B.inst(GCNOp::None, {use(M), use(T)});
+  Use.Kind = InstKind::Other;
+  B.inst(GCNOp::S_CSELECT_B32, {def(Q), imm(1), imm(2)}); // reads the add's
+  B.inst(GCNOp::S_ENDPGM, {});
+  runSCCFold(B.F);
+  EXPECT_EQ(B.count(GCNOp::S_CMP_EQ_U32), 1u); // the add's stays
+  EXPECT_EQ(B.count(GCNOp::S_CMP_LG_U32), 0u);
+  EXPECT_EQ(B.count(GCNOp::S_CBRANCH_SCC1), 1u);
+  EXPECT_EQ(B.count(GCNOp::S_CBRANCH_SCC0), 0u);
+  for (const MInst &MI : B.F.Insts)
+    if (MI.is(GCNOp::S_CSELECT_B64)) {
+      EXPECT_EQ(MI.Ops[1].Value, 0);
+      EXPECT_EQ(MI.Ops[2].Value, -1);
+    }
+}

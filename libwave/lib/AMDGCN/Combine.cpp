@@ -45,6 +45,14 @@
 //    to both results. v_pk_fma_f32 rounds each half once, as v_fma_f32
 //    does (WAVE's `fma`, formats/isa.md §4.7).
 //
+//  - runSCCFold: `s_cmp_eq_u32 R, 0` / `s_cmp_lg_u32 R, 0` right after the
+//    SALU operation that wrote R and set SCC = (R != 0) (the logical
+//    operations, shifts and bit-field extracts: CDNA3 ISA "SOP2"/"SOP1"
+//    tables) is dropped; for `eq`, the SCC readers up to the next SCC write
+//    (conditional branches, s_cselect) are inverted, where SCC is dead after
+//    the last of them. A uniform `shr; icmp_eq 0; break` loop ends in one
+//    s_lshr and one s_cbranch.
+//
 //  - runLICM: loop-invariant VALU computations move to the loop's
 //    preheader (MachineLICM's job): a VGPR result with that one
 //    definition, from sources no instruction of the loop writes. Lanes
@@ -1178,6 +1186,99 @@ void runPackF32(MFunction &F) {
         }
       }
   dropErased(F);
+}
+
+//===----------------------------------------------------------------------===//
+// SCC of the operation instead of a compare with 0
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// SALU operations whose SCC is "the 32-bit result is not 0".
+bool setsSCCNonZero(const MInst &MI) {
+  switch (MI.Opc) {
+  case GCNOp::S_AND_B32:
+  case GCNOp::S_ANDN2_B32:
+  case GCNOp::S_OR_B32:
+  case GCNOp::S_XOR_B32:
+  case GCNOp::S_NOT_B32:
+  case GCNOp::S_LSHL_B32:
+  case GCNOp::S_LSHR_B32:
+  case GCNOp::S_ASHR_I32:
+  case GCNOp::S_BFE_U32:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+void runSCCFold(MFunction &F) {
+  std::vector<CFGBlock> Blocks = buildCFG(F);
+  SCCLiveness Live(F, Blocks);
+  bool Changed = false;
+  for (const CFGBlock &B : Blocks)
+    for (unsigned I = B.Begin; I < B.End; ++I) {
+      const MInst &Op = F.Insts[I];
+      if (!setsSCCNonZero(Op) || Op.Ops.empty() ||
+          Op.Ops[0].K != MOperand::VReg || !Op.Ops[0].IsDef ||
+          Op.Ops[0].Sub >= 0)
+        continue;
+      unsigned C = I + 1;
+      while (C < B.End && F.Insts[C].Kind == InstKind::Comment)
+        ++C;
+      if (C >= B.End)
+        continue;
+      MInst &Cmp = F.Insts[C];
+      bool Eq = Cmp.is(GCNOp::S_CMP_EQ_U32);
+      if ((!Eq && !Cmp.is(GCNOp::S_CMP_LG_U32)) || Cmp.Ops.size() != 2)
+        continue;
+      auto IsR = [&](const MOperand &O) {
+        return O.K == MOperand::VReg && O.Reg == Op.Ops[0].Reg && O.Sub < 0;
+      };
+      auto IsZero = [](const MOperand &O) {
+        return O.K == MOperand::Imm && O.Value == 0;
+      };
+      if (!((IsR(Cmp.Ops[0]) && IsZero(Cmp.Ops[1])) ||
+            (IsZero(Cmp.Ops[0]) && IsR(Cmp.Ops[1]))))
+        continue;
+      SmallVector<unsigned, 2> Readers;
+      if (Eq) {
+        // Every SCC reader before the next SCC write must be invertible,
+        // and SCC dead after the last one.
+        bool Ok = true;
+        unsigned Last = C;
+        for (unsigned J = C + 1; J < B.End && Ok; ++J) {
+          const MInst &MI = F.Insts[J];
+          if (readsSCCAny(MI)) {
+            if (MI.is(GCNOp::S_CBRANCH_SCC0) || MI.is(GCNOp::S_CBRANCH_SCC1) ||
+                ((MI.is(GCNOp::S_CSELECT_B32) || MI.is(GCNOp::S_CSELECT_B64)) &&
+                 MI.Ops.size() == 3))
+              Readers.push_back(J), Last = J;
+            else
+              Ok = false;
+          }
+          if (writesSCCAny(MI))
+            break;
+        }
+        if (!Ok || Readers.empty() || !Live.deadAfter(Last))
+          continue;
+        for (unsigned J : Readers) {
+          MInst &MI = F.Insts[J];
+          if (MI.is(GCNOp::S_CBRANCH_SCC0))
+            MI.setOp(GCNOp::S_CBRANCH_SCC1);
+          else if (MI.is(GCNOp::S_CBRANCH_SCC1))
+            MI.setOp(GCNOp::S_CBRANCH_SCC0);
+          else
+            std::swap(MI.Ops[1], MI.Ops[2]);
+        }
+      }
+      eraseInst(Cmp);
+      Changed = true;
+    }
+  if (Changed)
+    dropErased(F);
 }
 
 } // namespace wave::amdgcn

@@ -405,6 +405,10 @@ void runLICM(MFunction &F);
 /// a tuple B become v_pk_fma_f32 (targets with GCNTarget::PackedF32).
 void runPackF32(MFunction &F);
 
+/// Compares of an SALU result with 0 right after the operation, whose SCC
+/// already says "not 0", are dropped (Combine.cpp's header).
+void runSCCFold(MFunction &F);
+
 /// The register spelling of \p O after allocation ("v3", "s[4:5]", "exec").
 std::string printOperand(const MFunction &F, const MOperand &O);
 

@@ -705,9 +705,14 @@ void HazardMitigator::step(const MInst &MI, HazardState &S,
   R.Trans = MI.has(OF_Trans);
   R.OpSel = MI.enc() == GCNEnc::VOP3P &&
             StringRef(MI.Suffix).contains("op_sel:[1");
-  R.Writes.assign(Writes.begin(), Writes.end());
-  llvm::sort(R.Writes);
-  R.WritesVcc = WritesVcc;
+  // Only VALU writes matter to the rules (gfx9WaitStates skips the other
+  // records); keeping an SALU's writes out also keeps them out of a VALU
+  // record they are merged with at a join.
+  if (IsVALU) {
+    R.Writes.assign(Writes.begin(), Writes.end());
+    llvm::sort(R.Writes);
+    R.WritesVcc = WritesVcc;
+  }
   S.Recent.push_back(std::move(R));
   if (S.Recent.size() > HazardState::MaxRecent)
     S.Recent.erase(S.Recent.begin(),

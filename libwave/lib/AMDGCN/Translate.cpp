@@ -621,6 +621,7 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
     runFusion(L.F);
     runLICM(L.F);
     runPackF32(L.F);
+    runSCCFold(L.F);
     detail::legalizeConstantBus(L.F);
     if (Error E = allocateRegisters(L.F))
       return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));
