@@ -356,7 +356,34 @@ Error KernelLowering::lower(KernelDesc &Desc) {
     }
   }
   // MMA fragments start as zeros (formats/isa.md §4.18). A, B and C are
-  // three tables: fragment 1 of A is not fragment 1 of C.
+  // three tables: fragment 1 of A is not fragment 1 of C. An A or B
+  // fragment that every mma_compute reads after an unpredicated load of it
+  // in its own region or one around it (every lane active at the compute
+  // was active at the load) needs no zeros.
+  auto LoadedFirst = [&](unsigned Key) {
+    for (unsigned J = 0; J < Ops.size(); ++J) {
+      const WOp &C = Ops[J];
+      if (C.Kind != WOpKind::Inst || C.I.Op != Opcode::MmaCompute ||
+          (fragKey(FragA, C.I.Rd) != Key && fragKey(FragB, C.I.Rs1) != Key))
+        continue;
+      bool Loaded = false;
+      for (unsigned I = 0; I < J && !Loaded; ++I) {
+        const WOp &L = Ops[I];
+        if (L.Kind != WOpKind::Inst || L.I.isPredicated() ||
+            (L.I.Op != Opcode::MmaLoadA && L.I.Op != Opcode::MmaLoadB) ||
+            fragKey(L.I.Op == Opcode::MmaLoadA ? FragA : FragB, L.I.Rd) != Key)
+          continue;
+        for (int R = C.Region; !Loaded; R = Regions[R].Parent) {
+          Loaded = R == L.Region;
+          if (R < 0)
+            break;
+        }
+      }
+      if (!Loaded)
+        return false;
+    }
+    return true;
+  };
   for (const WOp &O : Ops) {
     SmallVector<unsigned, 3> Keys;
     if (O.I.Op == Opcode::MmaLoadA)
@@ -376,11 +403,13 @@ Error KernelLowering::lower(KernelDesc &Desc) {
           for (unsigned P = 0; P < 8; ++P)
             Pairs[P] = F.newVReg(RegClass::V64);
         }
+        bool Zero = Key / 256 == FragC || !LoadedFirst(Key);
         for (unsigned E = 0; E < 16; ++E) {
           Arr[E] = newV();
           if (T.PackedF32)
             TupleParts[Arr[E]] = {FragPairs[Key][E / 2], int8_t(E % 2)};
-          emit("v_mov_b32", {D(Arr[E]), I(0)});
+          if (Zero)
+            emit("v_mov_b32", {D(Arr[E]), I(0)});
         }
       }
   }
