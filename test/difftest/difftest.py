@@ -105,7 +105,7 @@ class Runner:
         self.llvm_mc = find_llvm_mc(a.llvm_mc)
         self.lock = threading.Lock()
         self.opt = wavegen.Options(a.transcendentals, a.unaligned, a.size,
-                                   a.fresh_predicates, a.combine, a.latch_breaks)
+                                   a.fresh_predicates, a.combine, a.latch_breaks, a.mma)
         self.counts = {}
         self.failures = []
 
@@ -267,6 +267,8 @@ def main():
                     help="wavegen: no reads of predicates left from other regions")
     ap.add_argument("--combine", action="store_true",
                     help="wavegen: also generate what the AMDGCN stage's CSE and fusion rewrite")
+    ap.add_argument("--mma", action="store_true",
+                    help="wavegen: MMA loads, computes and stores on each thread's LDS")
     ap.add_argument("--latch-breaks", action="store_true",
                     help="wavegen: uniform loops that break just before endloop, around "
                          "barriers, in whole-wave workgroups")

@@ -144,10 +144,11 @@ NICE_FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 1.5, 0.25, 100.0,
 
 class Options:
     def __init__(self, transcendentals=False, unaligned=False, size=1.0,
-                 fresh_predicates=False, combine=False, latch_breaks=False):
+                 fresh_predicates=False, combine=False, latch_breaks=False, mma=False):
         self.fresh_predicates = fresh_predicates
         self.combine = combine
         self.latch_breaks = latch_breaks
+        self.mma = mma
         self.transcendentals = transcendentals
         self.unaligned = unaligned
         self.size = size
@@ -358,6 +359,29 @@ class Gen:
             self.emit("%sbfe r%d, r%d, r%d, r%d" % (pf, self.dst(), self.src(), self.src(), self.src()), d)
         else:
             self.emit("%sbfi r%d, r%d, r%d, r%d, r%d" % (pf, self.dst(), self.src(), self.src(), self.src(), self.src()), d)
+
+    def st_mma(self, d):
+        """--mma: MMA on the thread's own 32 LDS bytes (formats/isa.md
+        §4.18): mma_load_a/b with a row stride of 0 or 4 bytes (a tile of
+        at most 28 bytes), mma_compute on fragment ids 0..2 of each table
+        (the same id in A, B and C included), mma_store_c with stride 0 or
+        4, and one word read back, NaNs made canonical, observed."""
+        self.new_group()
+        st = lambda: self.pick([0, 4])
+        f = lambda: self.rng.randrange(3)
+        for op in self.rng.sample(["mma_load_a", "mma_load_b"], self.rng.randrange(1, 3)):
+            self.emit("mov_imm r%d, %d" % (T1, st()), d)
+            self.emit("%s%s r%d, r%d, r%d" % (self.prefix(0.1), op, f(), R_LPRIV, T1), d)
+        self.emit("mma_compute r%d, r%d, r%d" % (f(), f(), f()), d)
+        if self.chance(0.7):
+            self.emit("mov_imm r%d, %d" % (T1, st()), d)
+            self.emit("mma_store_c r%d, r%d, r%d" % (R_LPRIV, T1, f()), d)
+            self.emit("mov_imm r%d, %d" % (T0, 4 * self.rng.randrange(7)), d)
+            self.emit("iadd r%d, r%d, r%d" % (T0, R_LPRIV, T0), d)
+            rd = self.dst()
+            self.emit("local_load_u32 r%d, r%d" % (rd, T0), d)
+            self.clean(rd, "f32", d)
+            self.st_observe(d, rd)
 
     def st_pk_fma(self, d):
         """--combine: two fma accumulating from one element of a 128-bit
@@ -921,6 +945,8 @@ class Gen:
         if self.opt.combine:
             choices.append((self.st_combine, 12))
             choices.append((self.st_pk_fma, 4))
+        if self.opt.mma:
+            choices.append((self.st_mma, 6))
         if ctx.frames < 31 and self.budget > 0:
             choices.append(("if", 6))
             if ctx.iter_budget < 24:
@@ -1187,9 +1213,11 @@ def main():
     ap.add_argument("--latch-breaks", action="store_true",
                     help="uniform loops may break just before endloop, around barriers, "
                          "in whole-wave workgroups")
+    ap.add_argument("--mma", action="store_true",
+                    help="also generate MMA loads, computes and stores on each thread's LDS")
     a = ap.parse_args()
     t = generate(a.seed, Options(a.transcendentals, a.unaligned, a.size, a.fresh_predicates,
-                                 a.combine, a.latch_breaks))
+                                 a.combine, a.latch_breaks, a.mma))
     t.write(a.out)
     print(os.path.join(a.out, "k.wave"))
 
