@@ -144,13 +144,6 @@ std::vector<int> computeIdoms(const std::vector<CFGBlock> &Blocks) {
 
 namespace {
 
-bool writesExec(const MInst &MI) {
-  for (const MOperand &O : MI.Ops)
-    if (O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef)
-      return true;
-  return MI.has(OF_DefEXEC);
-}
-
 bool readsSCCAny(const MInst &MI) {
   if (MI.readsSCC())
     return true;
@@ -262,13 +255,6 @@ bool soleWholeDef(const MInst &MI) {
     if (MI.Ops[K].IsDef)
       return false;
   return true;
-}
-
-void dropErased(MFunction &F) {
-  llvm::erase_if(F.Insts, [](const MInst &MI) {
-    return MI.Kind == InstKind::Comment && MI.Comment.empty() &&
-           MI.Opc == GCNOp::None && MI.Ops.empty();
-  });
 }
 
 } // namespace

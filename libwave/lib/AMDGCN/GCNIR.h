@@ -17,6 +17,7 @@
 
 #include "wave/AMDGCN/Target.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -345,6 +346,22 @@ inline void eraseInst(MInst &MI) {
   MI.Kind = InstKind::Comment;
   MI.Comment.clear();
   MI.Ops.clear();
+}
+
+/// Removes the instructions eraseInst emptied.
+inline void dropErased(MFunction &F) {
+  llvm::erase_if(F.Insts, [](const MInst &MI) {
+    return MI.Kind == InstKind::Comment && MI.Comment.empty() &&
+           MI.Opc == GCNOp::None && MI.Ops.empty();
+  });
+}
+
+/// Whether \p MI writes EXEC, as an operand or implicitly (saveexec).
+inline bool writesExec(const MInst &MI) {
+  for (const MOperand &O : MI.Ops)
+    if (O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef)
+      return true;
+  return MI.has(OF_DefEXEC);
 }
 
 /// Copy propagation, identity elimination and strength reduction on the

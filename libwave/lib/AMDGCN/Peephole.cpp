@@ -31,13 +31,6 @@ namespace wave::amdgcn {
 
 namespace {
 
-bool writesExec(const MInst &MI) {
-  for (const MOperand &O : MI.Ops)
-    if (O.K == MOperand::Hw && O.H == HwReg::Exec && O.IsDef)
-      return true;
-  return MI.has(OF_DefEXEC);
-}
-
 /// May operand \p K of \p MI be an immediate?
 bool immAllowed(const MInst &MI, unsigned K) {
   StringRef Op = MI.Op;
@@ -376,13 +369,7 @@ void runPeephole(MFunction &F) {
       }
     }
   }
-  // Drop emptied instructions, then simplify branches.
-  std::vector<MInst> Out;
-  for (MInst &MI : F.Insts)
-    if (!(MI.Kind == InstKind::Comment && MI.Comment.empty()))
-      Out.push_back(std::move(MI));
-  F.Insts = std::move(Out);
-  simplifyBranches(F);
+  simplifyBranches(F); // drops the emptied instructions too
 }
 
 /// The conditional branch taken exactly when \p Op is not, or None.
@@ -420,13 +407,13 @@ void simplifyBranches(MFunction &F) {
     }
     return false;
   };
-  std::vector<MInst> Out;
   for (unsigned I = 0; I < In.size(); ++I) {
     MInst &MI = In[I];
     if (MI.Kind == InstKind::Branch) {
       // A branch (conditional or not) to where it would fall through.
       if (LabelAhead(I + 1, MI.Ops[0].Value)) {
         --Refs[size_t(MI.Ops[0].Value)];
+        eraseInst(MI);
         continue;
       }
       // `s_cbranch_X A; s_branch B; A:` (no other way into the s_branch)
@@ -443,16 +430,11 @@ void simplifyBranches(MFunction &F) {
         --Refs[size_t(MI.Ops[0].Value)];
         MI.setOp(Inv);
         MI.Ops[0] = In[J].Ops[0];
-        In[J] = MInst();
-        In[J].Kind = InstKind::Comment;
+        eraseInst(In[J]);
       }
     }
-    Out.push_back(std::move(MI));
   }
-  std::erase_if(Out, [](const MInst &MI) {
-    return MI.Kind == InstKind::Comment && MI.Comment.empty();
-  });
-  F.Insts = std::move(Out);
+  dropErased(F);
 }
 
 } // namespace wave::amdgcn
