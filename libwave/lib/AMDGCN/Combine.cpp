@@ -400,47 +400,80 @@ std::vector<uint8_t> computeValueBits(const MFunction &F) {
 
 namespace {
 
-class ScopedCSE {
+/// The control-flow graph of a function with its predecessors and
+/// dominator tree, for the passes that walk or ask about dominance (scoped
+/// CSE, LICM).
+struct Dominance {
+  std::vector<CFGBlock> Blocks;
+  std::vector<int> Idom; ///< computeIdoms: -1 for unreachable blocks.
+  std::vector<unsigned> BlockOf, In, Out;
+  std::vector<std::vector<unsigned>> Kids;
+  std::vector<SmallVector<unsigned, 2>> Preds;
+
+  /// Builds everything for \p F; false (and nothing built) when \p F has
+  /// no block.
+  bool build(const MFunction &F);
+  /// Whether block \p A dominates block \p B, both reachable.
+  bool blockDominates(unsigned A, unsigned B) const {
+    return Idom[A] >= 0 && Idom[B] >= 0 && In[A] <= In[B] && Out[B] <= Out[A];
+  }
+  /// Whether instruction \p A strictly dominates instruction \p B.
+  bool dominates(unsigned A, unsigned B) const {
+    unsigned BA = BlockOf[A], BB = BlockOf[B];
+    if (BA == BB)
+      return A < B;
+    return blockDominates(BA, BB);
+  }
+};
+
+bool Dominance::build(const MFunction &F) {
+  Blocks = buildCFG(F);
+  if (Blocks.empty())
+    return false;
+  Idom = computeIdoms(Blocks);
+  unsigned N = unsigned(Blocks.size());
+  BlockOf.assign(F.Insts.size(), 0);
+  for (unsigned B = 0; B < N; ++B)
+    for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I)
+      BlockOf[I] = B;
+  Kids.assign(N, {});
+  for (unsigned B = 1; B < N; ++B)
+    if (Idom[B] >= 0)
+      Kids[Idom[B]].push_back(B);
+  // Dominator-tree intervals: A dominates B iff In[A] <= In[B] and
+  // Out[B] <= Out[A].
+  In.assign(N, 0);
+  Out.assign(N, 0);
+  unsigned Clock = 0;
+  std::vector<std::pair<unsigned, unsigned>> Stack = {{0, 0}};
+  In[0] = Clock++;
+  while (!Stack.empty()) {
+    auto [B, K] = Stack.back();
+    if (K < Kids[B].size()) {
+      ++Stack.back().second;
+      unsigned C = Kids[B][K];
+      In[C] = Clock++;
+      Stack.push_back({C, 0});
+      continue;
+    }
+    Out[B] = Clock++;
+    Stack.pop_back();
+  }
+  Preds.assign(N, {});
+  for (unsigned B = 0; B < N; ++B)
+    for (unsigned S : Blocks[B].Succs)
+      Preds[S].push_back(B);
+  return true;
+}
+
+class ScopedCSE : Dominance {
 public:
   explicit ScopedCSE(MFunction &F) : F(F) {}
 
   void run() {
-    Blocks = buildCFG(F);
-    if (Blocks.empty())
+    if (!build(F))
       return;
-    Idom = computeIdoms(Blocks);
     unsigned N = unsigned(Blocks.size());
-    BlockOf.assign(F.Insts.size(), 0);
-    for (unsigned B = 0; B < N; ++B)
-      for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I)
-        BlockOf[I] = B;
-    Kids.assign(N, {});
-    for (unsigned B = 1; B < N; ++B)
-      if (Idom[B] >= 0)
-        Kids[Idom[B]].push_back(B);
-    // Dominator-tree intervals: A dominates B iff In[A] <= In[B] and
-    // Out[B] <= Out[A].
-    In.assign(N, 0);
-    Out.assign(N, 0);
-    unsigned Clock = 0;
-    std::vector<std::pair<unsigned, unsigned>> Stack = {{0, 0}};
-    In[0] = Clock++;
-    while (!Stack.empty()) {
-      auto [B, K] = Stack.back();
-      if (K < Kids[B].size()) {
-        ++Stack.back().second;
-        unsigned C = Kids[B][K];
-        In[C] = Clock++;
-        Stack.push_back({C, 0});
-        continue;
-      }
-      Out[B] = Clock++;
-      Stack.pop_back();
-    }
-    Preds.assign(N, {});
-    for (unsigned B = 0; B < N; ++B)
-      for (unsigned S : Blocks[B].Succs)
-        Preds[S].push_back(B);
     WritesExec.assign(N, 0);
     for (unsigned B = 0; B < N; ++B)
       for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I)
@@ -460,11 +493,6 @@ private:
   };
 
   MFunction &F;
-  std::vector<CFGBlock> Blocks;
-  std::vector<int> Idom;
-  std::vector<unsigned> BlockOf, In, Out;
-  std::vector<std::vector<unsigned>> Kids;
-  std::vector<SmallVector<unsigned, 2>> Preds;
   std::vector<char> WritesExec;
   DefCounts C;
   StringMap<Entry> Table;
@@ -473,17 +501,6 @@ private:
   unsigned EpochCounter = 0;
   /// Saved copies of EXEC (savesExec) -> the epoch they were taken in.
   DenseMap<uint32_t, unsigned> SavedEpoch;
-
-  bool blockDominates(unsigned A, unsigned B) const {
-    return In[A] <= In[B] && Out[B] <= Out[A];
-  }
-  /// Whether instruction \p A strictly dominates instruction \p B.
-  bool dominates(unsigned A, unsigned B) const {
-    unsigned BA = BlockOf[A], BB = BlockOf[B];
-    if (BA == BB)
-      return A < B;
-    return Idom[BA] >= 0 && Idom[BB] >= 0 && blockDominates(BA, BB);
-  }
 
   /// Whether no path from the end of \p P to the start of its dominator
   /// tree child \p Ch runs an EXEC write: every block on such a path
@@ -930,9 +947,10 @@ bool mayWidenExec(const MInst &MI) {
 
 /// Hoists the invariant instructions of the loop headed by block \p H;
 /// false if nothing moved.
-bool hoistLoop(MFunction &F, const std::vector<CFGBlock> &Blocks,
-               const std::vector<std::vector<unsigned>> &Preds,
-               unsigned H, ArrayRef<unsigned> Latches) {
+bool hoistLoop(MFunction &F, const Dominance &D, unsigned H,
+               ArrayRef<unsigned> Latches) {
+  const std::vector<CFGBlock> &Blocks = D.Blocks;
+  const auto &Preds = D.Preds;
   // The natural loop: H and every block reaching a latch without H.
   std::vector<char> In(Blocks.size(), 0);
   In[H] = 1;
@@ -996,27 +1014,15 @@ void runLICM(MFunction &F) {
   // One loop at a time, innermost first (a value hoisted out of an inner
   // loop may leave the outer one next), rebuilding the CFG after each move.
   for (unsigned Round = 0; Round < 64; ++Round) {
-    std::vector<CFGBlock> Blocks = buildCFG(F);
-    std::vector<int> Idom = computeIdoms(Blocks);
-    std::vector<std::vector<unsigned>> Preds(Blocks.size());
-    for (unsigned B = 0; B < Blocks.size(); ++B)
-      for (unsigned S : Blocks[B].Succs)
-        Preds[S].push_back(B);
-    auto Dominates = [&](unsigned A, unsigned B) {
-      for (int X = int(B); X >= 0 && Idom[X] >= 0; X = Idom[X]) {
-        if (unsigned(X) == A)
-          return true;
-        if (Idom[X] == X)
-          break;
-      }
-      return false;
-    };
+    Dominance D;
+    if (!D.build(F))
+      return;
     // Back edges B -> H (H dominates B), by header; innermost loops (the
     // shortest span) first.
     std::map<unsigned, SmallVector<unsigned, 2>> Latches;
-    for (unsigned B = 0; B < Blocks.size(); ++B)
-      for (unsigned S : Blocks[B].Succs)
-        if (S <= B && Dominates(S, B))
+    for (unsigned B = 0; B < D.Blocks.size(); ++B)
+      for (unsigned S : D.Blocks[B].Succs)
+        if (S <= B && D.blockDominates(S, B))
           Latches[S].push_back(B);
     std::vector<std::pair<unsigned, unsigned>> Order; // (span, header)
     for (auto &[Hd, Ls] : Latches)
@@ -1024,7 +1030,7 @@ void runLICM(MFunction &F) {
     llvm::sort(Order);
     bool Moved = false;
     for (auto [Span, Hd] : Order)
-      if (hoistLoop(F, Blocks, Preds, Hd, Latches[Hd])) {
+      if (hoistLoop(F, D, Hd, Latches[Hd])) {
         Moved = true;
         break;
       }
