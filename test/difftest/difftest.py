@@ -104,8 +104,7 @@ class Runner:
         self.wave_run = find_tool(a.wave_run, "wave-run")
         self.llvm_mc = find_llvm_mc(a.llvm_mc)
         self.lock = threading.Lock()
-        self.opt = wavegen.Options(a.transcendentals, a.unaligned, a.size,
-                                   a.fresh_predicates, a.combine, a.latch_breaks, a.mma)
+        self.opt = wavegen.options_from(a)
         self.counts = {}
         self.failures = []
 
@@ -260,18 +259,7 @@ def main():
     ap.add_argument("--wave-as"), ap.add_argument("--wave-run"), ap.add_argument("--llvm-mc")
     ap.add_argument("--timeout", type=float, default=120, help="per wave-as/wave-run (s)")
     ap.add_argument("--exec-timeout", type=float, default=600, help="per executor run (s)")
-    ap.add_argument("--transcendentals", action="store_true")
-    ap.add_argument("--unaligned", action="store_true")
-    ap.add_argument("--size", type=float, default=1.0)
-    ap.add_argument("--fresh-predicates", action="store_true",
-                    help="wavegen: no reads of predicates left from other regions")
-    ap.add_argument("--combine", action="store_true",
-                    help="wavegen: also generate what the AMDGCN stage's CSE and fusion rewrite")
-    ap.add_argument("--mma", action="store_true",
-                    help="wavegen: MMA loads, computes and stores on each thread's LDS")
-    ap.add_argument("--latch-breaks", action="store_true",
-                    help="wavegen: uniform loops that break just before endloop, around "
-                         "barriers, in whole-wave workgroups")
+    wavegen.add_options(ap)   # what the kernels contain (wavegen.py --help)
     a = ap.parse_args()
     if not a.translate_only:
         a.executor = a.executor or os.environ.get("WAVE_DIFFTEST_EXECUTOR")

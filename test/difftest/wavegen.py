@@ -1197,10 +1197,8 @@ def generate(seed, opt=None):
     return Gen(seed, opt or Options()).kernel()
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--out", default=".")
+def add_options(ap):
+    """The options of Options, for this script and the difftest driver."""
     ap.add_argument("--transcendentals", action="store_true",
                     help="also generate fsin/fcos/fexp2/flog2 (2 ULP allowed)")
     ap.add_argument("--unaligned", action="store_true",
@@ -1215,9 +1213,21 @@ def main():
                          "in whole-wave workgroups")
     ap.add_argument("--mma", action="store_true",
                     help="also generate MMA loads, computes and stores on each thread's LDS")
+
+
+def options_from(a):
+    """Options from arguments parsed with add_options."""
+    return Options(a.transcendentals, a.unaligned, a.size, a.fresh_predicates, a.combine,
+                   a.latch_breaks, a.mma)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--out", default=".")
+    add_options(ap)
     a = ap.parse_args()
-    t = generate(a.seed, Options(a.transcendentals, a.unaligned, a.size, a.fresh_predicates,
-                                 a.combine, a.latch_breaks, a.mma))
+    t = generate(a.seed, options_from(a))
     t.write(a.out)
     print(os.path.join(a.out, "k.wave"))
 
