@@ -24,6 +24,8 @@
 
 #include "Lowering.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
@@ -360,30 +362,33 @@ Error KernelLowering::lower(KernelDesc &Desc) {
   // fragment that every mma_compute reads after an unpredicated load of it
   // in its own region or one around it (every lane active at the compute
   // was active at the load) needs no zeros.
-  auto LoadedFirst = [&](unsigned Key) {
-    for (unsigned J = 0; J < Ops.size(); ++J) {
-      const WOp &C = Ops[J];
-      if (C.Kind != WOpKind::Inst || C.I.Op != Opcode::MmaCompute ||
-          (fragKey(FragA, C.I.Rd) != Key && fragKey(FragB, C.I.Rs1) != Key))
-        continue;
-      bool Loaded = false;
-      for (unsigned I = 0; I < J && !Loaded; ++I) {
-        const WOp &L = Ops[I];
-        if (L.Kind != WOpKind::Inst || L.I.isPredicated() ||
-            (L.I.Op != Opcode::MmaLoadA && L.I.Op != Opcode::MmaLoadB) ||
-            fragKey(L.I.Op == Opcode::MmaLoadA ? FragA : FragB, L.I.Rd) != Key)
-          continue;
-        for (int R = C.Region; !Loaded; R = Regions[R].Parent) {
-          Loaded = R == L.Region;
-          if (R < 0)
+  // One pass: the regions each fragment has been loaded in so far, and the
+  // A and B fragments some compute may read before such a load.
+  DenseMap<unsigned, SmallVector<int, 2>> LoadedIn;
+  DenseSet<unsigned> ReadBeforeLoad;
+  for (const WOp &O : Ops) {
+    if (O.Kind != WOpKind::Inst)
+      continue;
+    if ((O.I.Op == Opcode::MmaLoadA || O.I.Op == Opcode::MmaLoadB) &&
+        !O.I.isPredicated()) {
+      auto &Rs = LoadedIn[fragKey(O.I.Op == Opcode::MmaLoadA ? FragA : FragB,
+                                  O.I.Rd)];
+      if (!is_contained(Rs, O.Region))
+        Rs.push_back(O.Region);
+    } else if (O.I.Op == Opcode::MmaCompute) {
+      for (unsigned Key : {fragKey(FragA, O.I.Rd), fragKey(FragB, O.I.Rs1)}) {
+        auto It = LoadedIn.find(Key);
+        bool Loaded = false;
+        for (int R = O.Region; It != LoadedIn.end(); R = Regions[R].Parent) {
+          Loaded = is_contained(It->second, R);
+          if (Loaded || R < 0)
             break;
         }
+        if (!Loaded)
+          ReadBeforeLoad.insert(Key);
       }
-      if (!Loaded)
-        return false;
     }
-    return true;
-  };
+  }
   for (const WOp &O : Ops) {
     SmallVector<unsigned, 3> Keys;
     if (O.I.Op == Opcode::MmaLoadA)
@@ -403,7 +408,7 @@ Error KernelLowering::lower(KernelDesc &Desc) {
           for (unsigned P = 0; P < 8; ++P)
             Pairs[P] = F.newVReg(RegClass::V64);
         }
-        bool Zero = Key / 256 == FragC || !LoadedFirst(Key);
+        bool Zero = Key / 256 == FragC || ReadBeforeLoad.contains(Key);
         for (unsigned E = 0; E < 16; ++E) {
           Arr[E] = newV();
           if (T.PackedF32)
