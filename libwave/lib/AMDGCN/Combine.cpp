@@ -1160,8 +1160,7 @@ void runPackF32(MFunction &F) {
           eraseInst(M2);
           break;
         }
-        // Keep the pair's order: stop at anything that reads or writes D1's
-        // partner candidates' sources.
+        // A write of A or B: a partner after it reads other values.
         if (touches(M2, A.Reg, true) || touches(M2, Bv.Reg, true))
           break;
       }

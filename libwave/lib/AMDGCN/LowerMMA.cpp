@@ -36,6 +36,12 @@ uint32_t KernelLowering::rowAddress(uint32_t Addr, uint32_t Stride,
   return RA;
 }
 
+/// The offsets of ds_read2_b32/ds_write2_b32 for columns 2 * \p C2 and
+/// 2 * \p C2 + 1 of a row (in dwords).
+static std::string pairOffsets(unsigned C2) {
+  return (" offset0:" + Twine(2 * C2) + " offset1:" + Twine(2 * C2 + 1)).str();
+}
+
 /// MMA (formats/isa.md §4.18): per-lane 4x4 f32 fragments kept in VGPRs.
 Error KernelLowering::lowerMMA(unsigned Idx) {
   const Inst &In = Ops[Idx].I;
@@ -50,8 +56,7 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
       if (T.PackedF32) {
         for (unsigned C2 = 0; C2 < 2; ++C2)
           emit("ds_read2_b32", {D(FragPairs[Key][Row * 2 + C2]), U(RA)},
-               (" offset0:" + Twine(2 * C2) + " offset1:" + Twine(2 * C2 + 1))
-                   .str());
+               pairOffsets(C2));
         continue;
       }
       for (unsigned Col = 0; Col < 4; ++Col)
@@ -68,9 +73,7 @@ Error KernelLowering::lowerMMA(unsigned Idx) {
       if (T.PackedF32) {
         for (unsigned C2 = 0; C2 < 2; ++C2) {
           uint32_t P = FragPairs[Key][Row * 2 + C2];
-          emit("ds_write2_b32", {U(RA), U(P, 0), U(P, 1)},
-               (" offset0:" + Twine(2 * C2) + " offset1:" + Twine(2 * C2 + 1))
-                   .str());
+          emit("ds_write2_b32", {U(RA), U(P, 0), U(P, 1)}, pairOffsets(C2));
         }
         continue;
       }
