@@ -927,37 +927,104 @@ TEST(AMDGCNCombine, Dominators) {
 
 // Known bits: masks, bit-field extracts, right shifts, lane counts and
 // narrow loads bound a value; sums and products of bounded values are
-// bounded; two definitions, a merging one, or an unknown source are not.
+// bounded; an unknown source is not. A register's bound covers all of its
+// definitions (5 and 7: 3 bits), a merging one keeping the old bound too.
 TEST(AMDGCNCombine, ValueBits) {
   IRBuilder B("gfx942");
   uint32_t Tid = B.F.newVReg(RegClass::V32, 0); // precoloured: unknown
-  uint32_t A = B.v(), E = B.v(), Sh = B.v(), L = B.v(), Sum = B.v(),
-           Prod = B.v(), Two = B.v(), Load = B.v(), Un = B.v(), Merge = B.v();
+  uint32_t Tid8 = B.F.newVReg(RegClass::V32, 1);
+  B.F.VRegs[Tid8].InputBits = 8; // an input the dispatch bounds
+  uint32_t A = B.v(), E = B.v(), Sh = B.v(), L = B.v(), Lane = B.v(),
+           Sum = B.v(), Prod = B.v(), Two = B.v(), Load = B.v(), Un = B.v(),
+           Merge = B.v(), In = B.v();
   uint32_t Base = B.F.newVReg(RegClass::S64, 0);
   B.inst(GCNOp::V_AND_B32, {def(A), imm(0x3FF), use(Tid)});
   B.inst(GCNOp::V_BFE_U32, {def(E), use(Tid), imm(10), imm(10)});
   B.inst(GCNOp::V_LSHRREV_B32, {def(Sh), imm(20), use(Un)});
+  // Lane id: mbcnt_lo(-1, 0) <= 32, then mbcnt_hi(-1, that) <= 63.
   B.inst(GCNOp::V_MBCNT_LO_U32_B32, {def(L), imm(-1), imm(0)});
+  B.inst(GCNOp::V_MBCNT_LO_U32_B32, {def(Lane), imm(-1), imm(0)});
+  B.inst(GCNOp::V_MBCNT_HI_U32_B32, {def(Lane), imm(-1), use(Lane)});
   B.inst(GCNOp::V_ADD_U32, {def(Sum), use(A), use(E)});
   B.inst(GCNOp::V_MUL_LO_U32, {def(Prod), use(A), use(Sh)});
   B.inst(GCNOp::V_MOV_B32, {def(Two), imm(5)});
   B.inst(GCNOp::V_MOV_B32, {def(Two), imm(7)});
   B.inst(GCNOp::GLOBAL_LOAD_UBYTE, {def(Load), use(A), use(Base)});
+  B.inst(GCNOp::V_MOV_B32, {def(Merge), imm(0x1000)});
   MOperand M = def(Merge);
   M.IsUse = true;
   B.inst(GCNOp::V_AND_B32, {M, imm(1), use(A)});
+  B.inst(GCNOp::V_MOV_B32, {def(In), use(Tid8)});
   std::vector<uint8_t> Bits = computeValueBits(B.F);
   EXPECT_EQ(Bits[Tid], 32);
   EXPECT_EQ(Bits[A], 10);
   EXPECT_EQ(Bits[E], 10);
   EXPECT_EQ(Bits[Sh], 12);
-  EXPECT_EQ(Bits[L], 7);
+  EXPECT_EQ(Bits[L], 6);
+  EXPECT_EQ(Bits[Lane], 6);
   EXPECT_EQ(Bits[Sum], 11);
   EXPECT_EQ(Bits[Prod], 22);
-  EXPECT_EQ(Bits[Two], 32);
+  EXPECT_EQ(Bits[Two], 3);
   EXPECT_EQ(Bits[Load], 8);
   EXPECT_EQ(Bits[Un], 32);
-  EXPECT_EQ(Bits[Merge], 32);
+  EXPECT_EQ(Bits[Merge], 13);
+  EXPECT_EQ(Bits[In], 8);
+}
+
+// Known bits around a loop: a counter halved each trip from 32 stays
+// below 2^6; one incremented each trip is unbounded. In one block, a use
+// reads the last definition before it (x = 7, then x = x >> 1: 2 bits for
+// the second), unless EXEC changed in between for a VGPR (then any of its
+// definitions: 5 >> 1 read after an EXEC write may see 0x100's lanes).
+TEST(AMDGCNCombine, ValueBitsLoops) {
+  IRBuilder B("gfx942");
+  uint32_t Half = B.s(), Inc = B.s(), X = B.s(), Y = B.s(), V = B.v(),
+           W = B.v(), Sv = B.F.newVReg(RegClass::S64);
+  B.inst(GCNOp::S_MOV_B32, {def(Half), imm(32)});
+  B.inst(GCNOp::S_MOV_B32, {def(Inc), imm(0)});
+  B.inst(GCNOp::S_MOV_B32, {def(X), imm(7)});
+  B.inst(GCNOp::S_LSHR_B32, {def(Y), use(X), imm(1)});
+  B.inst(GCNOp::S_MOV_B32, {def(X), imm(0x100)});
+  B.inst(GCNOp::V_MOV_B32, {def(V), imm(0x100)});
+  B.inst(GCNOp::V_MOV_B32, {def(V), imm(5)});
+  B.inst(GCNOp::S_MOV_B64, {MOperand::hw(HwReg::Exec, true, false), use(Sv)});
+  B.inst(GCNOp::V_LSHRREV_B32, {def(W), imm(1), use(V)});
+  B.label(0);
+  B.inst(GCNOp::S_LSHR_B32, {def(Half), use(Half), imm(1)});
+  B.inst(GCNOp::S_ADD_U32, {def(Inc), use(Inc), imm(1)});
+  B.branch(GCNOp::S_CBRANCH_SCC1, 0);
+  std::vector<uint8_t> Bits = computeValueBits(B.F);
+  EXPECT_EQ(Bits[Half], 6);
+  EXPECT_EQ(Bits[Inc], 32);
+  EXPECT_EQ(Bits[Y], 2);
+  EXPECT_EQ(Bits[W], 8);
+}
+
+// Range folding: a shuffle-style bounds check of a value known below W
+// is gone (s_cmp_lt_u32 + s_cselect: the select becomes a move; v_cmp +
+// v_cndmask under one EXEC: the select becomes a move); an unbounded one
+// stays.
+TEST(AMDGCNCombine, RangeFold) {
+  IRBuilder B("gfx942");
+  uint32_t Sel = B.s(), Un = B.s(), Mask = B.F.newVReg(RegClass::S64),
+           Mask2 = B.F.newVReg(RegClass::S64), Lane = B.v(),
+           VMask = B.F.newVReg(RegClass::S64), X = B.v(), D1 = B.v(),
+           D2 = B.v(), D3 = B.v();
+  B.inst(GCNOp::S_MOV_B32, {def(Sel), imm(16)});
+  B.inst(GCNOp::S_CMP_LT_U32, {use(Sel), imm(64)});
+  B.inst(GCNOp::S_CSELECT_B64, {def(Mask), imm(-1), imm(0)});
+  B.inst(GCNOp::V_CNDMASK_B32_E64, {def(D1), imm(0), use(X), use(Mask)});
+  B.inst(GCNOp::S_CMP_LT_U32, {use(Un), imm(64)});
+  B.inst(GCNOp::S_CSELECT_B64, {def(Mask2), imm(-1), imm(0)});
+  B.inst(GCNOp::V_CNDMASK_B32_E64, {def(D2), imm(0), use(X), use(Mask2)});
+  B.inst(GCNOp::V_MBCNT_LO_U32_B32, {def(Lane), imm(-1), imm(0)});
+  B.inst(GCNOp::V_CMP_GT_U32_E64, {def(VMask), imm(64), use(Lane)});
+  B.inst(GCNOp::V_CNDMASK_B32_E64, {def(D3), imm(0), use(X), use(VMask)});
+  EXPECT_TRUE(runRangeFold(B.F));
+  EXPECT_EQ(B.count(GCNOp::S_CMP_LT_U32), 1u);
+  EXPECT_EQ(B.count(GCNOp::S_CSELECT_B64), 1u);
+  EXPECT_EQ(B.count(GCNOp::V_CNDMASK_B32_E64), 1u); // D2's
+  EXPECT_EQ(B.count(GCNOp::V_MOV_B32), 2u);
 }
 
 // CSE: a VALU repeat in the same EXEC is removed and its uses renamed; a

@@ -264,31 +264,99 @@ bool soleWholeDef(const MInst &MI) {
 //===----------------------------------------------------------------------===//
 
 std::vector<uint8_t> computeValueBits(const MFunction &F) {
-  DefCounts C = countDefs(F);
-  std::vector<uint8_t> Bits(F.VRegs.size(), 32);
+  const unsigned NI = unsigned(F.Insts.size());
+  // Operand K of instruction I is operand OpBase[I] + K of the function.
+  std::vector<unsigned> OpBase(NI + 1, 0);
+  for (unsigned I = 0; I < NI; ++I)
+    OpBase[I + 1] = OpBase[I] + unsigned(F.Insts[I].Ops.size());
+  // The definition a use reads when it is the block's own and nothing in
+  // between can have kept older values (an SGPR, or a VGPR with no EXEC
+  // write in between); otherwise -1, and the use may read any definition.
+  std::vector<int> Reach(OpBase[NI], -1);
+  std::vector<char> Defined(F.VRegs.size(), 0);
+  for (const CFGBlock &Bl : buildCFG(F)) {
+    DenseMap<uint32_t, std::pair<unsigned, unsigned>> Last; // reg -> def, epoch
+    unsigned Epoch = 0;
+    for (unsigned I = Bl.Begin; I < Bl.End; ++I) {
+      const MInst &MI = F.Insts[I];
+      for (unsigned K = 0; K < MI.Ops.size(); ++K) {
+        const MOperand &O = MI.Ops[K];
+        if (O.K != MOperand::VReg || !O.IsUse)
+          continue;
+        auto It = Last.find(O.Reg);
+        if (It != Last.end() && (!isVector(F.VRegs[O.Reg].Class) ||
+                                 It->second.second == Epoch))
+          Reach[OpBase[I] + K] = int(It->second.first);
+      }
+      for (const MOperand &O : MI.Ops)
+        if (O.K == MOperand::VReg && O.IsDef) {
+          Last[O.Reg] = {I, Epoch};
+          Defined[O.Reg] = 1;
+        }
+      if (writesExec(MI))
+        ++Epoch;
+    }
+  }
+  // Least fixed point: definitions start at 0 bits and only grow, to what
+  // their instruction gives from the current bounds of its sources; a
+  // register's bound is the largest of its definitions'. Inputs start
+  // (and stay) at their InputBits.
+  std::vector<uint8_t> Bits(F.VRegs.size(), 0), DefBits(NI, 0);
+  for (unsigned R = 0; R < F.VRegs.size(); ++R)
+    if (!Defined[R])
+      Bits[R] = F.VRegs[R].InputBits;
+  unsigned Cur = 0; // the instruction being evaluated
   auto B = [&](const MOperand &O) -> unsigned {
     if (O.K == MOperand::Imm) {
       uint32_t V = uint32_t(O.Value);
       return V ? 32 - unsigned(countl_zero(V)) : 0;
     }
-    if (O.K == MOperand::VReg && O.Sub < 0 && !O.Neg)
-      return Bits[O.Reg];
-    return 32;
+    if (O.K != MOperand::VReg || O.Sub >= 0 || O.Neg)
+      return 32;
+    int J = Reach[OpBase[Cur] + unsigned(&O - F.Insts[Cur].Ops.data())];
+    return J >= 0 ? DefBits[J] : Bits[O.Reg];
   };
   auto ImmOr = [](const MOperand &O, int64_t Else) {
     return O.K == MOperand::Imm ? O.Value : Else;
   };
-  // Every bound is computed from sound bounds (all start at 32), so each
-  // round keeps them sound; rounds only tighten them.
-  for (unsigned Round = 0; Round < 4; ++Round) {
+  auto Raise = [&](unsigned I, uint32_t R, unsigned NB) {
+    NB = std::min(NB, 32u);
     bool Changed = false;
-    for (const MInst &MI : F.Insts) {
-      if (!soleWholeDef(MI))
+    if (NB > DefBits[I])
+      DefBits[I] = uint8_t(NB), Changed = true;
+    if (NB > Bits[R])
+      Bits[R] = uint8_t(NB), Changed = true;
+    return Changed;
+  };
+  // Each round raises at least one of finitely many bounds, so this ends;
+  // the cap only guards the cost (then every defined register is 32).
+  unsigned Rounds = 0;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    if (++Rounds > 256) {
+      for (unsigned R = 0; R < F.VRegs.size(); ++R)
+        if (Defined[R])
+          Bits[R] = 32;
+      break;
+    }
+    for (Cur = 0; Cur < NI; ++Cur) {
+      const MInst &MI = F.Insts[Cur];
+      // One whole 32-bit register written; a merging definition (the
+      // register also read: lanes EXEC leaves out keep it) keeps its
+      // old bound too.
+      const MOperand *Def = MI.Ops.empty() ? nullptr : &MI.Ops[0];
+      bool Known = Def && Def->K == MOperand::VReg && Def->IsDef &&
+                   Def->Sub < 0 && F.VRegs[Def->Reg].Fixed < 0 &&
+                   regWidth(F.VRegs[Def->Reg].Class) == 1 &&
+                   llvm::none_of(drop_begin(MI.Ops),
+                                 [](const MOperand &O) { return O.IsDef; });
+      if (!Known) {
+        for (const MOperand &O : MI.Ops)
+          if (O.K == MOperand::VReg && O.IsDef)
+            Changed |= Raise(Cur, O.Reg, 32);
         continue;
-      uint32_t R = MI.Ops[0].Reg;
-      if (C.Defs[R] != 1 || F.VRegs[R].Fixed >= 0 ||
-          regWidth(F.VRegs[R].Class) != 1)
-        continue;
+      }
+      uint32_t R = Def->Reg;
       const auto &O = MI.Ops;
       unsigned N = O.size();
       unsigned NB = 32;
@@ -339,7 +407,27 @@ std::vector<uint8_t> computeValueBits(const MFunction &F) {
           NB = std::min(unsigned((O[2].Value >> 16) & 0x7F), B(O[1]));
         break;
       case GCNOp::V_MBCNT_LO_U32_B32:
-      case GCNOp::V_MBCNT_HI_U32_B32:
+      case GCNOp::V_MBCNT_HI_U32_B32: {
+        // The lane id idiom: mbcnt_lo(m, 0) counts the mask bits below the
+        // lane among lanes 0..31 (at most 31 on wave32, 32 on wave64), and
+        // mbcnt_hi(m, that) adds those among 32..lane: at most 63.
+        int J = O[2].K == MOperand::VReg
+                    ? Reach[OpBase[Cur] + 2]
+                    : -1;
+        bool FromZero = O[2].K == MOperand::Imm && O[2].Value == 0;
+        bool FromLo = J >= 0 &&
+                      F.Insts[J].is(GCNOp::V_MBCNT_LO_U32_B32) &&
+                      F.Insts[J].Ops.size() == 3 &&
+                      F.Insts[J].Ops[2].K == MOperand::Imm &&
+                      F.Insts[J].Ops[2].Value == 0;
+        if (MI.Opc == GCNOp::V_MBCNT_LO_U32_B32 && FromZero)
+          NB = F.T->WaveSize == 32 ? 5 : 6;
+        else if (MI.Opc == GCNOp::V_MBCNT_HI_U32_B32 && FromLo)
+          NB = 6;
+        else
+          NB = std::max(B(O[2]), 6u) + 1;
+        break;
+      }
       case GCNOp::V_BCNT_U32_B32:
         NB = std::max(B(O[2]), 6u) + 1;
         break;
@@ -382,16 +470,118 @@ std::vector<uint8_t> computeValueBits(const MFunction &F) {
       default:
         break;
       }
-      NB = std::min(NB, 32u);
-      if (NB < Bits[R]) {
-        Bits[R] = uint8_t(NB);
+      if (Def->IsUse)
+        NB = std::max(NB, B(*Def));
+      Changed |= Raise(Cur, R, NB);
+    }
+  }
+  return Bits;
+}
+
+//===----------------------------------------------------------------------===//
+// Compares decided by known bits
+//===----------------------------------------------------------------------===//
+
+bool runRangeFold(MFunction &F) {
+  std::vector<uint8_t> Bits = computeValueBits(F);
+  std::vector<CFGBlock> Blocks = buildCFG(F);
+  SCCLiveness Live(F, Blocks);
+  DefCounts C = countDefs(F);
+  // X < K for every value X can hold: X < 2^bits(X) <= K.
+  auto Below = [&](const MOperand &X, const MOperand &K) {
+    if (K.K != MOperand::Imm)
+      return false;
+    if (X.K == MOperand::Imm)
+      return uint32_t(X.Value) < uint32_t(K.Value);
+    if (X.K != MOperand::VReg || X.Sub >= 0 || X.Neg || Bits[X.Reg] >= 32)
+      return false;
+    return (uint64_t(1) << Bits[X.Reg]) <= uint64_t(uint32_t(K.Value));
+  };
+  auto SingleDef = [&](const MOperand &O) {
+    return O.K == MOperand::VReg && O.Sub < 0 && C.Defs[O.Reg] == 1;
+  };
+  // Lane masks known to be set: every lane (-1), or every lane active at
+  // the v_cmp that wrote it (the index of that instruction).
+  DenseMap<uint32_t, int> SetLanes;
+  bool Changed = false;
+  for (const CFGBlock &Bl : Blocks)
+    for (unsigned I = Bl.Begin; I < Bl.End; ++I) {
+      MInst &MI = F.Insts[I];
+      const auto &O = MI.Ops;
+      if (MI.is(GCNOp::S_CMP_LT_U32) && O.size() == 2 && Below(O[0], O[1])) {
+        // SCC = 1: its readers up to the next SCC write read a constant.
+        unsigned Last = I;
+        bool Ok = true;
+        SmallVector<unsigned, 2> Readers;
+        for (unsigned J = I + 1; J < Bl.End; ++J) {
+          const MInst &X = F.Insts[J];
+          if (readsSCCAny(X)) {
+            bool Select = (X.is(GCNOp::S_CSELECT_B32) ||
+                           X.is(GCNOp::S_CSELECT_B64)) &&
+                          X.Ops.size() == 3;
+            Ok &= Select || X.is(GCNOp::S_CBRANCH_SCC0) ||
+                  X.is(GCNOp::S_CBRANCH_SCC1);
+            Readers.push_back(J), Last = J;
+          }
+          if (writesSCCAny(X))
+            break;
+        }
+        if (!Ok)
+          continue;
+        for (unsigned J : Readers) {
+          MInst &X = F.Insts[J];
+          if (X.is(GCNOp::S_CBRANCH_SCC1)) {
+            X.setOp(GCNOp::S_BRANCH);
+          } else if (X.is(GCNOp::S_CBRANCH_SCC0)) {
+            eraseInst(X);
+          } else {
+            X.setOp(X.is(GCNOp::S_CSELECT_B64) ? GCNOp::S_MOV_B64
+                                               : GCNOp::S_MOV_B32);
+            X.Ops.pop_back();
+          }
+        }
+        if (Live.deadAfter(Last))
+          eraseInst(MI);
+        Changed = true;
+        continue;
+      }
+      if (O.size() == 3 && SingleDef(O[0]) &&
+          ((MI.is(GCNOp::V_CMP_GT_U32_E64) && Below(O[2], O[1])) ||
+           (MI.is(GCNOp::V_CMP_LT_U32_E64) && Below(O[1], O[2])))) {
+        SetLanes[O[0].Reg] = int(I);
+        continue;
+      }
+      if ((MI.is(GCNOp::S_MOV_B64) || MI.is(GCNOp::S_MOV_B32)) &&
+          O.size() == 2 && SingleDef(O[0]) && O[1].K == MOperand::Imm &&
+          O[1].Value == -1 && F.VRegs[O[0].Reg].Class == F.maskClass()) {
+        SetLanes[O[0].Reg] = -1;
+        continue;
+      }
+      if (MI.is(GCNOp::V_CNDMASK_B32_E64) && O.size() == 4 &&
+          O[3].K == MOperand::VReg && !O[2].Neg) {
+        auto It = SetLanes.find(O[3].Reg);
+        if (It == SetLanes.end())
+          continue;
+        if (It->second >= 0) { // same EXEC as at the compare
+          if (unsigned(It->second) < Bl.Begin)
+            continue;
+          bool ExecKept = true;
+          for (unsigned J = unsigned(It->second) + 1; J < I; ++J)
+            ExecKept &= !writesExec(F.Insts[J]);
+          if (!ExecKept)
+            continue;
+        }
+        MOperand Dst = O[0], Src = O[2];
+        MI.setOp(GCNOp::V_MOV_B32);
+        MI.Ops.clear();
+        MI.Ops.push_back(Dst);
+        MI.Ops.push_back(Src);
         Changed = true;
       }
     }
-    if (!Changed)
-      break;
-  }
-  return Bits;
+  if (Changed)
+    dropErased(F);
+  return Changed;
 }
 
 //===----------------------------------------------------------------------===//

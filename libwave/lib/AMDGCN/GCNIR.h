@@ -231,6 +231,10 @@ struct VRegInfo {
   /// scan from their own file, so slots of values never live at once share.
   /// Printed as `aN`, or as the `off offset:N` address of scratch_*.
   bool SpillSlot = false;
+  /// For an input register no instruction writes (precoloured by the
+  /// dispatch): a bound N such that its value is below 2^N in every active
+  /// lane (computeValueBits); 32 when nothing is known.
+  uint8_t InputBits = 32;
 };
 
 /// One kernel being translated.
@@ -379,14 +383,28 @@ void simplifyBranches(MFunction &F);
 /// Kennedy, "A Simple, Fast Dominance Algorithm").
 std::vector<int> computeIdoms(const std::vector<CFGBlock> &Blocks);
 
-/// Known-bits analysis of the virtual-register IR: for every register,
-/// a bound N (0..32) such that every value its definition writes is below
-/// 2^N in the lanes it writes (32: nothing known). Only registers with a
-/// single whole-register definition get a bound below 32, from the
-/// instruction that defines them (masks, bit-field extracts, right
+/// Known-bits analysis of the virtual-register IR: for every 32-bit
+/// register, a bound N (0..32) such that every value its definitions write
+/// is below 2^N in the lanes they write (32: nothing known); an input no
+/// instruction writes gets VRegInfo::InputBits. A register gets a bound
+/// below 32 when each of its definitions is a whole-register one by an
+/// instruction the analysis knows (masks, bit-field extracts, right
 /// shifts, narrow loads, lane counts, immediates, and the sums, products
-/// and selects of bounded values).
+/// and selects of bounded values). Definitions of one register on several
+/// paths (a loop counter halved each trip) are solved together, as the
+/// least fixed point from "below 2^0" upwards (every transfer function is
+/// monotone), so `m = 32; loop { m >>= 1 }` gets 6 bits.
 std::vector<uint8_t> computeValueBits(const MFunction &F);
+
+/// Compares the operands' known bits decide (computeValueBits), after the
+/// peephole: `s_cmp_lt_u32 X, K` with X below 2^N <= K sets SCC, so its
+/// `s_cselect` readers become moves and its branches unconditional or
+/// gone; `v_cmp_gt_u32_e64 M, K, X` likewise sets M in every active lane,
+/// and a `v_cndmask_b32_e64 D, A, B, M` under the same EXEC, or under any
+/// EXEC with M = -1, becomes `v_mov_b32 D, B`. (A shuffle's bounds check
+/// of a lane index or xor mask below the wave size is the common case,
+/// formats/isa.md §4.14.) Returns whether anything changed.
+bool runRangeFold(MFunction &F);
 
 /// Scoped common-subexpression elimination on the virtual-register IR
 /// (after runPeephole): an SALU or VALU instruction, or a kernel-argument

@@ -227,6 +227,13 @@ private:
   /// wave does (see execFull()).
   bool WavesFull = false;
   uint32_t LaneIdV = 0; ///< lane ids, computed once at entry (or 0).
+  /// Whether the kernel fixes its workgroup size with y and z both 1
+  /// (formats/isa.md §4.2: metadata with x > 0 gives all three), so the
+  /// packed work-item id VGPR holds x alone.
+  bool yzFixedOne() const {
+    return K.WorkgroupSize[0] > 0 && K.WorkgroupSize[1] == 1 &&
+           K.WorkgroupSize[2] == 1;
+  }
   std::map<unsigned, unsigned> CallEndLabels; ///< CallEnd op -> label.
 
   Error flatten();

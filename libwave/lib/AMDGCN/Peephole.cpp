@@ -13,7 +13,8 @@
 //  - identities and constants: a shift by 0, an add or or of 0 become a
 //    copy, a 32-bit SALU or integer VALU operation on two immediates its
 //    value (SALU forms only where the SCC they write is dead);
-//  - dead definitions and branches (conditional or not) to the next
+//  - dead definitions, ALU instructions just before s_endpgm, and
+//    branches (conditional or not) to the next
 //    instruction are removed, and a conditional branch over an
 //    unconditional one becomes the inverted branch (one exit branch for a
 //    uniform loop).
@@ -370,6 +371,22 @@ void runPeephole(MFunction &F) {
     }
   }
   simplifyBranches(F); // drops the emptied instructions too
+  // ALU instructions that only labels and comments separate from
+  // s_endpgm write nothing anyone reads (typically the EXEC restore of a
+  // region that ends the kernel).
+  for (unsigned I = 0; I < F.Insts.size(); ++I) {
+    if (!F.Insts[I].is(GCNOp::S_ENDPGM))
+      continue;
+    for (unsigned J = I; J-- > 0;) {
+      MInst &MI = F.Insts[J];
+      if (MI.Kind == InstKind::Label || MI.Kind == InstKind::Comment)
+        continue;
+      if (MI.Kind != InstKind::SALU && MI.Kind != InstKind::VALU)
+        break;
+      eraseInst(MI);
+    }
+  }
+  dropErased(F);
 }
 
 /// The conditional branch taken exactly when \p Op is not, or None.

@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -84,6 +85,10 @@ uint32_t KernelLowering::specialReg(unsigned Idx, bool Scalar) {
   uint32_t R;
   switch (Idx) {
   case 0:
+    // v0 packs x, y and z (10 bits each, AMDGPUUsage "VGPR register
+    // initial state"); with y and z fixed at 1 their fields are 0.
+    if (yzFixedOne())
+      return TidV;
     R = newV();
     emit("v_and_b32", {D(R), I(0x3FF), U(TidV)});
     return R;
@@ -98,8 +103,11 @@ uint32_t KernelLowering::specialReg(unsigned Idx, bool Scalar) {
   case 3: { // wave index: linear id of the first active lane / W
     uint32_t S = newS();
     emit("v_readfirstlane_b32", {D(S), U(TidV)});
-    uint32_t X = newS(), Y = newS(), Z = newS();
-    emit("s_and_b32", {D(X), U(S), I(0x3FF)});
+    uint32_t X = S, Y = newS(), Z = newS();
+    if (!yzFixedOne()) {
+      X = newS();
+      emit("s_and_b32", {D(X), U(S), I(0x3FF)});
+    }
     for (unsigned Dim : {1u, 2u}) {
       uint32_t Id = Dim == 1 ? Y : Z;
       if (K.WorkgroupSize[Dim] == 1)
@@ -258,8 +266,12 @@ Error KernelLowering::lower(KernelDesc &Desc) {
         WgId[Dd] = int(F.newVReg(RegClass::S32, NextS++));
       }
     }
-  if (NeedTid)
+  if (NeedTid) {
     TidV = F.newVReg(RegClass::V32, 0);
+    if (yzFixedOne()) // x alone, below the fixed size x (AMDGPUUsage)
+      F.VRegs[TidV].InputBits =
+          uint8_t(32 - countl_zero(K.WorkgroupSize[0] - 1));
+  }
   Desc.WorkitemIdVGPRs = NeedTid ? 3 : 1;
   EndLabel = F.newLabel();
 
@@ -648,6 +660,8 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
       if (MI.has(OF_Atomic) && !MI.Ops.empty() && MI.Ops[0].IsDef)
         MI.Kind = InstKind::VMEMLoad;
     runPeephole(L.F);
+    if (runRangeFold(L.F))
+      runPeephole(L.F);
     // Fusion first: CSE would give a shared intermediate (a shift both
     // sides of a loop) uses in two blocks, which fusion leaves alone.
     runFusion(L.F);
