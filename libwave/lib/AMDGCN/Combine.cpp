@@ -585,6 +585,120 @@ bool runRangeFold(MFunction &F) {
 }
 
 //===----------------------------------------------------------------------===//
+// Constant address parts into DS offsets
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether \p MI is an LDS access with one 16-bit byte offset and an
+/// address operand (not the two-offset ds_read2/ds_write2 forms, not the
+/// lane permutes).
+bool hasDSOffset(const MInst &MI) {
+  StringRef Op = MI.Op;
+  return MI.Kind == InstKind::DS &&
+         (Op.starts_with("ds_read_") || Op.starts_with("ds_write_b"));
+}
+
+/// The offset:N of \p Suffix (0 without one), and \p Suffix without it.
+std::pair<uint64_t, std::string> splitDSOffset(StringRef Suffix) {
+  size_t At = Suffix.find(" offset:");
+  if (At == StringRef::npos)
+    return {0, Suffix.str()};
+  StringRef Rest = Suffix.substr(At + 8);
+  size_t End = Rest.find(' ');
+  uint64_t N = 0;
+  Rest.substr(0, End).getAsInteger(10, N);
+  std::string Out = Suffix.substr(0, At).str();
+  if (End != StringRef::npos)
+    Out += Rest.substr(End).str();
+  return {N, Out};
+}
+
+} // namespace
+
+bool runDSOffsetFold(MFunction &F) {
+  std::vector<uint8_t> Bits = computeValueBits(F);
+  std::vector<CFGBlock> Blocks = buildCFG(F);
+  SCCLiveness Live(F, Blocks);
+  DefCounts C = countDefs(F);
+  std::vector<unsigned> Uses(F.VRegs.size(), 0);
+  for (const MInst &MI : F.Insts)
+    for (const MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.IsUse)
+        ++Uses[O.Reg];
+  auto SoleDef = [&](uint32_t R) -> MInst * {
+    if (C.Defs[R] != 1 || Uses[R] != 1 || F.VRegs[R].Fixed >= 0)
+      return nullptr;
+    MInst &D = F.Insts[unsigned(C.DefAt[R])];
+    return soleWholeDef(D) && D.Ops[0].Reg == R ? &D : nullptr;
+  };
+  // X + K, where X is a register below 2^31 (so the 32-bit add cannot
+  // wrap) and K an immediate: {operand index of X, K}.
+  auto AddOfImm = [&](const MInst &D) -> std::optional<std::pair<unsigned, uint64_t>> {
+    if (!(D.is(GCNOp::V_ADD_U32) || D.is(GCNOp::V_ADD_NC_U32) ||
+          D.is(GCNOp::S_ADD_U32)) ||
+        D.Ops.size() != 3)
+      return std::nullopt;
+    for (unsigned K : {1u, 2u}) {
+      const MOperand &X = D.Ops[3 - K], &Imm = D.Ops[K];
+      if (Imm.K == MOperand::Imm && Imm.Value >= 0 && Imm.Value <= 0xFFFF &&
+          X.K == MOperand::VReg && X.Sub < 0 && !X.Neg && Bits[X.Reg] <= 31)
+        return std::make_pair(3 - K, uint64_t(Imm.Value));
+    }
+    return std::nullopt;
+  };
+  bool Changed = false;
+  for (unsigned I = 0; I < F.Insts.size(); ++I) {
+    MInst &MI = F.Insts[I];
+    if (!hasDSOffset(MI))
+      continue;
+    unsigned AK = MI.Ops[0].IsDef ? 1 : 0; // loads: after the result
+    if (AK >= MI.Ops.size() || MI.Ops[AK].K != MOperand::VReg ||
+        MI.Ops[AK].Sub >= 0)
+      continue;
+    MInst *Def = SoleDef(MI.Ops[AK].Reg);
+    if (!Def)
+      continue;
+    auto [Off, Rest] = splitDSOffset(MI.Suffix);
+    if (auto Add = AddOfImm(*Def); Add && Def->Kind == InstKind::VALU) {
+      // v_add A, X, K; ds A  ->  ds X offset:K (X's value is unchanged in
+      // between: it has one definition, before the add).
+      const MOperand &X = Def->Ops[Add->first];
+      if (C.Defs[X.Reg] != 1 || !isVector(F.VRegs[X.Reg].Class) ||
+          Off + Add->second > 0xFFFF)
+        continue;
+      MI.Ops[AK].Reg = X.Reg;
+      MI.Suffix = Rest + " offset:" + std::to_string(Off + Add->second);
+      eraseInst(*Def);
+      Changed = true;
+      continue;
+    }
+    if (Def->is(GCNOp::V_MOV_B32) && Def->Ops[1].K == MOperand::VReg &&
+        Def->Ops[1].Sub < 0) {
+      // s_add S, X, K; v_mov A, S; ds A  ->  v_mov A, X; ds A offset:K
+      // where the add's SCC is never read.
+      MInst *SAdd = SoleDef(Def->Ops[1].Reg);
+      if (!SAdd || SAdd->Kind != InstKind::SALU)
+        continue;
+      auto Add = AddOfImm(*SAdd);
+      unsigned SI = unsigned(SAdd - F.Insts.data());
+      if (!Add || !Live.deadAfter(SI) || Off + Add->second > 0xFFFF)
+        continue;
+      const MOperand &X = SAdd->Ops[Add->first];
+      if (C.Defs[X.Reg] != 1 || isVector(F.VRegs[X.Reg].Class))
+        continue;
+      Def->Ops[1].Reg = X.Reg;
+      MI.Suffix = Rest + " offset:" + std::to_string(Off + Add->second);
+      eraseInst(*SAdd);
+      Changed = true;
+    }
+  }
+  if (Changed)
+    dropErased(F);
+  return Changed;
+}
+
+//===----------------------------------------------------------------------===//
 // Scoped CSE
 //===----------------------------------------------------------------------===//
 

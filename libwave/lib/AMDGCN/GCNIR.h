@@ -406,6 +406,16 @@ std::vector<uint8_t> computeValueBits(const MFunction &F);
 /// formats/isa.md §4.14.) Returns whether anything changed.
 bool runRangeFold(MFunction &F);
 
+/// Constant parts of LDS addresses into the instruction's 16-bit offset
+/// (after the peephole): `v_add A, X, K; ds_* A` becomes `ds_* X
+/// offset:K`, and `s_add S, X, K; v_mov A, S; ds_* A` becomes `v_mov A,
+/// X; ds_* A offset:K`, where the add's result has no other use, X has
+/// one definition and is below 2^31 (computeValueBits: the 32-bit add
+/// cannot wrap, so X + K is the same address; LLVM's rule too), and the
+/// offsets sum to at most 65535. Not the ds_read2/ds_write2 forms or the
+/// lane permutes. Returns whether anything changed.
+bool runDSOffsetFold(MFunction &F);
+
 /// Scoped common-subexpression elimination on the virtual-register IR
 /// (after runPeephole): an SALU or VALU instruction, or a kernel-argument
 /// load, that repeats one that dominates it (same opcode, operands and

@@ -66,7 +66,7 @@ int KernelLowering::regionEndLabel(int R) {
   const Frame &Fr = Frames[Rg.Frame];
   if (Rg.Kind == RegionKind::Loop)
     return int(Fr.Mid);
-  if (Rg.Kind == RegionKind::Then && Fr.HasElse)
+  if (Rg.Kind == RegionKind::Then && Fr.HasElse && !Fr.UniformIf)
     return int(Fr.Mid);
   return int(Fr.Exit);
 }
@@ -92,7 +92,7 @@ void KernelLowering::removeLanes(uint32_t Lanes, bool AllFrames,
       break;
     Frame &Fr = Frames[Fi];
     emit(m("s_andn2"), {D(Fr.Entry), U(Fr.Entry), U(Lanes)});
-    if (!Fr.IsLoop && Fr.HasElse)
+    if (!Fr.IsLoop && Fr.HasElse && !Fr.UniformIf)
       emit(m("s_andn2"), {D(Fr.Other), U(Fr.Other), U(Lanes)});
   }
 }
@@ -109,6 +109,21 @@ Error KernelLowering::lowerControl(unsigned Idx) {
     Fr.Mid = F.newLabel();
     Fr.Exit = F.newLabel();
     uint32_t Cond = useP(Idx, In.Rs1);
+    if (Regions[Ri].Uniform && !In.isPredicated()) {
+      // Every active lane takes the same side: a scalar branch, EXEC left
+      // as it is. Right after the uniform compare, SCC holds the
+      // condition; otherwise it is whether any active lane has it. (A
+      // uniform region holds no whole-wave op, so skipping it is exact.)
+      Fr.UniformIf = true;
+      if (!lastIsCselectOf(Cond)) {
+        uint32_t Any = newMask();
+        emit(m("s_and"), {D(Any), ExecU(), U(Cond)});
+      }
+      emit(m("s_mov"), {D(Fr.Entry), ExecU()}); // dead unless a halt needs it
+      FrameStack.push_back(Regions[Ri].Frame);
+      branch("s_cbranch_scc0", Fr.HasElse ? Fr.Mid : Fr.Exit);
+      return Error::success();
+    }
     if (In.isPredicated()) { // D9 default: an extra AND on the condition.
       uint32_t C2 = newMask();
       emit(m(In.PredNeg ? "s_andn2" : "s_and"),
@@ -125,6 +140,11 @@ Error KernelLowering::lowerControl(unsigned Idx) {
   }
   case Opcode::Else: {
     Frame &Fr = Frames[FrameStack.back()];
+    if (Fr.UniformIf) { // the then-part ran: go past the else-part
+      branch("s_branch", Fr.Exit);
+      label(Fr.Mid);
+      return Error::success();
+    }
     label(Fr.Mid);
     emit(m("s_mov"), {ExecD(), U(Fr.Other)});
     int Ri = RegionOpenedAt[Idx];
@@ -135,7 +155,8 @@ Error KernelLowering::lowerControl(unsigned Idx) {
   case Opcode::Endif: {
     Frame &Fr = Frames[FrameStack.back()];
     label(Fr.Exit);
-    emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
+    if (!Fr.UniformIf)
+      emit(m("s_mov"), {ExecD(), U(Fr.Entry)});
     FrameStack.pop_back();
     return Error::success();
   }

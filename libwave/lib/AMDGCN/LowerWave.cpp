@@ -128,7 +128,11 @@ Error KernelLowering::lowerWaveOp(unsigned Idx) {
     bool Full = execFull(Idx);
     if (!Full)
       emit(m("s_or_saveexec"), {D(Save), I(-1)});
-    uint32_t Scan = inclusiveScan(Name, Identity, Src, Full ? 0 : Save);
+    uint32_t Scan = Full ? sharedScan(Name, Src) : 0;
+    if (!Scan)
+      Scan = inclusiveScan(Name, Identity, Src, Full ? 0 : Save);
+    if (Full)
+      LastScan = {Src, Scan, Name, F.Insts.size()};
     auto RestoreExec = [&]() {
       if (!Full)
         emit(m("s_mov"), {ExecD(), U(Save)});
@@ -173,6 +177,28 @@ Error KernelLowering::lowerWaveOp(unsigned Idx) {
   }
 }
 
+/// The scan LastScan made, where it is the inclusive scan of \p Src under
+/// \p Name with every lane enabled and still holds it: nothing since
+/// writes \p Src, the scan or EXEC, and no label or branch lies in
+/// between (one block, so it ran). 0 otherwise. (`wave_prefix_sum` and
+/// `wave_reduce_add` of one value share a scan: the reduction is its
+/// last lane.)
+uint32_t KernelLowering::sharedScan(StringRef Name, uint32_t Src) const {
+  if (!LastScan.Scan || LastScan.Src != Src || LastScan.Name != Name)
+    return 0;
+  for (size_t I = LastScan.End; I < F.Insts.size(); ++I) {
+    const MInst &MI = F.Insts[I];
+    if (MI.Kind == InstKind::Label || MI.Kind == InstKind::Branch ||
+        writesExec(MI))
+      return 0;
+    for (const MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.IsDef &&
+          (O.Reg == Src || O.Reg == LastScan.Scan))
+        return 0;
+  }
+  return LastScan.Scan;
+}
+
 /// The inclusive scan of \p Src under the VOP2 operation \p Name over a
 /// whole wave, lanes outside \p Active holding \p Identity: Hillis-Steele
 /// steps of 1, 2, 4 and 8 lanes within each row of 16 (DPP `row_shr`, a
@@ -184,18 +210,26 @@ Error KernelLowering::lowerWaveOp(unsigned Idx) {
 uint32_t KernelLowering::inclusiveScan(StringRef Name, int64_t Identity,
                                        uint32_t Src, uint32_t Active) {
   uint32_t Scan = newV();
-  if (Active)
-    emit("v_cndmask_b32_e64", {D(Scan), I(Identity), U(Src), U(Active)});
-  else
-    emit("v_mov_b32", {D(Scan), U(Src)});
   std::string Dpp = (Name + "_dpp").str();
   auto Step = [&](uint32_t From, StringRef Ctrl) {
     MInst &MI = emit(Dpp, {D(Scan), U(From), U(Scan)},
                      (" " + Ctrl + " bank_mask:0xf").str());
     MI.Ops[0].IsUse = true; // lanes without a source keep their value
   };
+  // With identity 0, the first step can read Src itself: bound_ctrl:1
+  // gives a lane without a source lane 0 (AMD "CDNA3 ISA" DPP), so it
+  // computes Src + 0 there instead of keeping a copy of Src.
+  bool FirstFromSrc = !Active && Identity == 0 && !isS(Src);
+  if (Active)
+    emit("v_cndmask_b32_e64", {D(Scan), I(Identity), U(Src), U(Active)});
+  else if (FirstFromSrc)
+    emit(Dpp, {D(Scan), U(Src), U(Src)},
+         " row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1");
+  else
+    emit("v_mov_b32", {D(Scan), U(Src)});
   for (unsigned Shift : {1, 2, 4, 8})
-    Step(Scan, ("row_shr:" + Twine(Shift) + " row_mask:0xf").str());
+    if (Shift > 1 || !FirstFromSrc)
+      Step(Scan, ("row_shr:" + Twine(Shift) + " row_mask:0xf").str());
   if (T.DPPRowBroadcast) {
     Step(Scan, "row_bcast:15 row_mask:0xa");
     if (T.WaveSize == 64)

@@ -116,6 +116,10 @@ struct Frame {
   unsigned Mid = 0;   ///< label: else (IF) or latch (LOOP).
   unsigned Exit = 0;  ///< label: endif (IF) or loop exit (LOOP).
   bool HasElse = false;
+  /// An if whose condition is uniform (Region::Uniform): scalar branches
+  /// around its parts, EXEC untouched. Entry still tracks the lanes left
+  /// (for a halt inside), Other is not used.
+  bool UniformIf = false;
   /// A uniform loop's drains: where a uniform break or continue (op index
   /// From) goes first to run the barriers the rest of the body would have
   /// run with no lane active, before label To (KernelLowering::drain).
@@ -260,6 +264,14 @@ private:
   bool loopKeepsExec(const Region &Loop) const;
   bool needsDrain(unsigned From, const Region &Loop) const;
   bool lastIsCselectOf(uint32_t Mask) const;
+  uint32_t sharedScan(StringRef Name, uint32_t Src) const;
+  /// The last inclusive scan lowered with every lane active (sharedScan):
+  /// its source, its result, its operation and where its code ends.
+  struct ScanRecord {
+    uint32_t Src = 0, Scan = 0;
+    std::string Name;
+    size_t End = 0;
+  } LastScan;
   uint32_t inclusiveScan(StringRef Name, int64_t Identity, uint32_t Src,
                          uint32_t Active);
   void applyTupleParts();

@@ -345,8 +345,9 @@ Error KernelLowering::lower(KernelDesc &Desc) {
   bool VectorInitial = false;
   for (unsigned R = 0; R < PredBase; ++R)
     VectorInitial |= EntryObserved[R] && !isS(vregOfWeb(find(R)));
+  // (Where every wave starts with all of its lanes, EXEC already is.)
   uint32_t SavedExec = 0;
-  if (VectorInitial || NeedsLaneId || ClearLocal) {
+  if (!WavesFull && (VectorInitial || NeedsLaneId || ClearLocal)) {
     SavedExec = newMask();
     emit(m("s_or_saveexec"), {D(SavedExec), I(-1)});
   }
@@ -662,6 +663,8 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
     runPeephole(L.F);
     if (runRangeFold(L.F))
       runPeephole(L.F);
+    // Before fusion, which would merge the add into a shift instead.
+    runDSOffsetFold(L.F);
     // Fusion first: CSE would give a shared intermediate (a shift both
     // sides of a loop) uses in two blocks, which fusion leaves alone.
     runFusion(L.F);
