@@ -299,6 +299,18 @@ std::vector<CFGBlock> buildCFG(const MFunction &F);
 /// instruction than spilling can free.
 llvm::Error allocateRegisters(MFunction &F);
 
+/// Register coalescing of in-place updates, before allocation: where an
+/// ALU instruction writes virtual register D whole and reads C whole, both
+/// of one class and neither precoloured nor made by spilling, and the two
+/// never interfere (Chaitin: neither is written while the other is live
+/// after the write; C dies at the instruction), D becomes C. A loop's
+/// chain of accumulations (`acc = fma(a, b, acc)` four times, each result a
+/// web of its own) then stays in the accumulator's register, which linear
+/// scan over hole-less intervals could not otherwise reuse. Repeated until
+/// nothing merges; each register merges once a round, against liveness
+/// recomputed after the round.
+void coalesceInPlace(MFunction &F);
+
 /// Spills VGPR virtual register \p R (not precoloured, not a spill
 /// temporary, not a spill VGPR of SGPR lanes) to new spill slots, one per
 /// 32-bit part (MFunction::spillsToAGPRs: AGPRs, else private segment

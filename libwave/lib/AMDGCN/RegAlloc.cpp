@@ -36,6 +36,7 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 
@@ -64,7 +65,8 @@ struct Intervals {
   std::vector<char> StartsAtDef, EndsAtUse;
 };
 
-Intervals computeIntervals(const MFunction &F) {
+/// The blocks of \p F with their live-in and live-out virtual registers.
+std::vector<Block> computeLiveness(const MFunction &F) {
   unsigned NV = unsigned(F.VRegs.size());
   std::vector<Block> Blocks;
   for (CFGBlock &B : buildCFG(F))
@@ -110,6 +112,12 @@ Intervals computeIntervals(const MFunction &F) {
       }
     }
   }
+  return Blocks;
+}
+
+Intervals computeIntervals(const MFunction &F) {
+  unsigned NV = unsigned(F.VRegs.size());
+  std::vector<Block> Blocks = computeLiveness(F);
   Intervals Iv;
   Iv.Start.assign(NV, INT32_MAX), Iv.End.assign(NV, -1);
   Iv.StartsAtDef.assign(NV, 0), Iv.EndsAtUse.assign(NV, 0);
@@ -206,11 +214,15 @@ ScanResult linearScan(MFunction &F, const Intervals &Iv) {
   const GCNTarget &T = *F.T;
   unsigned Size[NumFiles] = {T.MaxVGPRs, T.MaxSGPRs, maxSpillSlots(F)};
   std::vector<int> Busy[NumFiles];
-  // Per physical register: whether the 32-bit interval that holds it last
-  // ends at an instruction that only reads it.
+  // Per physical register: whether the interval that holds it last ends
+  // at an instruction that only reads it, and where that interval's
+  // registers begin and how many there are.
   std::vector<char> FreedAt[NumFiles];
-  for (unsigned Fl = 0; Fl < NumFiles; ++Fl)
+  std::vector<int> FreedBase[NumFiles], FreedWidth[NumFiles];
+  for (unsigned Fl = 0; Fl < NumFiles; ++Fl) {
     Busy[Fl].assign(Size[Fl], -1), FreedAt[Fl].assign(Size[Fl], 0);
+    FreedBase[Fl].assign(Size[Fl], -1), FreedWidth[Fl].assign(Size[Fl], 0);
+  }
   struct FixedIv {
     RegFile File;
     int Phys, Width, S, E;
@@ -230,17 +242,24 @@ ScanResult linearScan(MFunction &F, const Intervals &Iv) {
     std::vector<char> &Fr = FreedAt[File];
     int W = int(regWidth(VI.Class));
     int Phys = VI.Fixed;
-    // 32-bit results may take a 32-bit source's register at the
-    // instruction that reads it last (tuples never overlap: some 64-bit
-    // operations must not partially overlap their sources).
-    bool MayReuse = W == 1 && Iv.StartsAtDef[R];
+    std::vector<int> &FB = FreedBase[File], &FW = FreedWidth[File];
+    // A result may take the registers of a source of the same width at the
+    // instruction that reads it last: a 32-bit one always, a tuple only
+    // the very same registers and from a VALU instruction (which reads its
+    // sources before it writes; some 64-bit operations must not partially
+    // overlap their sources, and a load's data must not land on its
+    // address tuple).
+    bool MayReuse =
+        Iv.StartsAtDef[R] &&
+        (W == 1 || F.Insts[unsigned(Start[R])].Kind == InstKind::VALU);
     if (Phys < 0) {
       int Align = W == 1 ? 1 : (!Vec && W == 4) ? 4 : 2;
       for (int P = 0; P + W <= int(B.size()); P += Align) {
         bool Free = true;
         for (int K = 0; K < W && Free; ++K)
           if (B[P + K] > Start[R] ||
-              (B[P + K] == Start[R] && !(MayReuse && Fr[P + K])))
+              (B[P + K] == Start[R] &&
+               !(MayReuse && Fr[P + K] && FB[P + K] == P && FW[P + K] == W)))
             Free = false;
         for (const FixedIv &FI : Fixed)
           if (Free && FI.File == File && FI.Phys < P + W &&
@@ -281,10 +300,12 @@ ScanResult linearScan(MFunction &F, const Intervals &Iv) {
     VI.Phys = Phys;
     Assigned[File].push_back(R);
     for (int K = 0; K < W; ++K) {
-      if (End[R] > B[Phys + K])
-        Fr[Phys + K] = W == 1 && Iv.EndsAtUse[R];
-      else if (End[R] == B[Phys + K])
+      if (End[R] > B[Phys + K]) {
+        Fr[Phys + K] = Iv.EndsAtUse[R];
+        FB[Phys + K] = Phys, FW[Phys + K] = W;
+      } else if (End[R] == B[Phys + K]) {
         Fr[Phys + K] = 0;
+      }
       B[Phys + K] = std::max(B[Phys + K], End[R]);
     }
     Max[File] = std::max(Max[File], unsigned(Phys + W));
@@ -513,7 +534,120 @@ void spillVGPR(MFunction &F, uint32_t R) {
   F.Insts = std::move(Out);
 }
 
+namespace {
+
+/// Whether \p VI may be merged with another virtual register: an ordinary
+/// one (not precoloured, not made by spilling).
+bool coalescable(const VRegInfo &VI) {
+  return VI.Fixed < 0 && !VI.SpillTemp && !VI.WholeKernel && !VI.SpillSlot;
+}
+
+} // namespace
+
+void coalesceInPlace(MFunction &F) {
+  // Liveness does not see lanes: a VGPR written where EXEC was widened (a
+  // whole-wave window, from `s_or_saveexec -1` or `s_mov exec, -1` to the
+  // next EXEC write) or by a lane write may clobber lanes another value
+  // holds (a then-part's scan and the web it ends in), so such registers
+  // keep their own.
+  BitVector Wide(F.VRegs.size());
+  bool InWindow = false;
+  for (const MInst &MI : F.Insts) {
+    bool LaneWrite = MI.is(GCNOp::V_WRITELANE_B32);
+    for (const MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.IsDef && (InWindow || LaneWrite))
+        Wide.set(O.Reg);
+    if (writesExec(MI))
+      InWindow = llvm::any_of(MI.Ops, [](const MOperand &O) {
+        return O.K == MOperand::Imm && O.Value == -1;
+      });
+  }
+  auto Ok = [&](uint32_t R) {
+    return coalescable(F.VRegs[R]) &&
+           !(isVector(F.VRegs[R].Class) && Wide.test(R));
+  };
+  for (unsigned Round = 0; Round < 16; ++Round) {
+    // Candidates: an ALU instruction I writing D whole (not merging) and
+    // reading C whole, both of one class.
+    struct Cand {
+      unsigned I;
+      uint32_t C, D;
+      bool Bad = false;
+    };
+    std::vector<Cand> Cands;
+    DenseMap<uint32_t, SmallVector<unsigned, 2>> Of; // vreg -> candidates
+    for (unsigned I = 0; I < F.Insts.size(); ++I) {
+      const MInst &MI = F.Insts[I];
+      if ((MI.Kind != InstKind::VALU && MI.Kind != InstKind::SALU) ||
+          MI.has(OF_DefEXEC) || MI.Ops.empty())
+        continue;
+      const MOperand &Dst = MI.Ops[0];
+      if (Dst.K != MOperand::VReg || !Dst.IsDef || Dst.IsUse || Dst.Sub >= 0 ||
+          !Ok(Dst.Reg))
+        continue;
+      for (unsigned K = 1; K < MI.Ops.size(); ++K) {
+        const MOperand &Src = MI.Ops[K];
+        if (Src.K != MOperand::VReg || !Src.IsUse || Src.IsDef ||
+            Src.Sub >= 0 || Src.Reg == Dst.Reg ||
+            F.VRegs[Src.Reg].Class != F.VRegs[Dst.Reg].Class ||
+            !Ok(Src.Reg))
+          continue;
+        Of[Src.Reg].push_back(unsigned(Cands.size()));
+        Of[Dst.Reg].push_back(unsigned(Cands.size()));
+        Cands.push_back({I, Src.Reg, Dst.Reg});
+        break;
+      }
+    }
+    if (Cands.empty())
+      return;
+    // Chaitin's test: C and D interfere where one is written while the
+    // other is live after the write (at I itself, C must die).
+    for (const Block &B : computeLiveness(F)) {
+      BitVector Live = B.LiveOut;
+      for (unsigned J = B.End; J-- > B.Begin;) {
+        const MInst &MI = F.Insts[J];
+        for (const MOperand &O : MI.Ops) {
+          if (O.K != MOperand::VReg || !O.IsDef)
+            continue;
+          auto It = Of.find(O.Reg);
+          if (It == Of.end())
+            continue;
+          for (unsigned CI : It->second) {
+            Cand &Cd = Cands[CI];
+            uint32_t Other = O.Reg == Cd.C ? Cd.D : Cd.C;
+            if (Live.test(Other))
+              Cd.Bad = true;
+          }
+        }
+        for (const MOperand &O : MI.Ops)
+          if (O.K == MOperand::VReg && O.IsDef && !O.IsUse && O.Sub < 0)
+            Live.reset(O.Reg);
+        for (const MOperand &O : MI.Ops)
+          if (O.K == MOperand::VReg && O.IsUse)
+            Live.set(O.Reg);
+      }
+    }
+    // Merge the good ones, each register once a round (a merge changes
+    // the liveness the next one was tested against).
+    DenseMap<uint32_t, uint32_t> Rename;
+    DenseSet<uint32_t> Taken;
+    for (const Cand &Cd : Cands)
+      if (!Cd.Bad && !Taken.count(Cd.C) && !Taken.count(Cd.D)) {
+        Taken.insert(Cd.C), Taken.insert(Cd.D);
+        Rename[Cd.D] = Cd.C;
+      }
+    if (Rename.empty())
+      return;
+    for (MInst &MI : F.Insts)
+      for (MOperand &O : MI.Ops)
+        if (O.K == MOperand::VReg)
+          if (auto It = Rename.find(O.Reg); It != Rename.end())
+            O.Reg = It->second;
+  }
+}
+
 Error allocateRegisters(MFunction &F) {
+  coalesceInPlace(F);
   // Each round spills one value; a kernel that still does not fit after
   // this many has a point where no spill helps.
   size_t Rounds = 0, MaxRounds = 4 * F.VRegs.size() + 1000;
