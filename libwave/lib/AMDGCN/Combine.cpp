@@ -699,6 +699,74 @@ bool runDSOffsetFold(MFunction &F) {
 }
 
 //===----------------------------------------------------------------------===//
+// Kernel-argument loads merged
+//===----------------------------------------------------------------------===//
+
+void runKernargMerge(MFunction &F) {
+  std::vector<CFGBlock> Blocks = buildCFG(F);
+  if (Blocks.empty())
+    return;
+  DefCounts C = countDefs(F);
+  // The entry block's dword loads through a precoloured pointer, by offset.
+  std::map<int64_t, unsigned> ByOff; // offset -> instruction
+  uint32_t Ptr = ~0u;
+  for (unsigned I = Blocks[0].Begin; I < Blocks[0].End; ++I) {
+    const MInst &MI = F.Insts[I];
+    if (!MI.is(GCNOp::S_LOAD_DWORD) || MI.Ops.size() != 3 ||
+        !MI.Suffix.empty() || MI.Ops[1].K != MOperand::VReg ||
+        MI.Ops[2].K != MOperand::Imm)
+      continue;
+    const MOperand &D = MI.Ops[0], &P = MI.Ops[1];
+    if (D.K != MOperand::VReg || D.Sub >= 0 || C.Defs[D.Reg] != 1 ||
+        F.VRegs[D.Reg].Fixed >= 0 || F.VRegs[P.Reg].Fixed < 0 ||
+        (Ptr != ~0u && P.Reg != Ptr))
+      continue;
+    Ptr = P.Reg;
+    int64_t Off = MI.Ops[2].Value;
+    if (Off % 4 == 0 && !ByOff.count(Off))
+      ByOff[Off] = I;
+  }
+  DenseMap<uint32_t, std::pair<uint32_t, int8_t>> Part; // dword -> tuple part
+  for (auto It = ByOff.begin(); It != ByOff.end();) {
+    int64_t Off = It->first;
+    unsigned N = 1;
+    while (N < 4 && ByOff.count(Off + 4 * N))
+      ++N;
+    N = N >= 4 ? 4 : N >= 2 ? 2 : 1;
+    if (N == 1) {
+      ++It;
+      continue;
+    }
+    uint32_t T = F.newVReg(N == 4 ? RegClass::S128 : RegClass::S64);
+    unsigned First = ~0u;
+    for (unsigned K = 0; K < N; ++K)
+      First = std::min(First, ByOff[Off + 4 * K]);
+    for (unsigned K = 0; K < N; ++K) {
+      MInst &MI = F.Insts[ByOff[Off + 4 * K]];
+      Part[MI.Ops[0].Reg] = {T, int8_t(K)};
+      if (ByOff[Off + 4 * K] != First)
+        eraseInst(MI);
+    }
+    MInst &W = F.Insts[First];
+    W.setOp(N == 4 ? GCNOp::S_LOAD_DWORDX4 : GCNOp::S_LOAD_DWORDX2);
+    W.Ops = {MOperand::def(T), MOperand::use(Ptr), MOperand::imm(Off)};
+    It = ByOff.find(Off + 4 * N);
+    if (It == ByOff.end())
+      It = ByOff.upper_bound(Off + 4 * N);
+  }
+  if (Part.empty())
+    return;
+  for (MInst &MI : F.Insts)
+    for (MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.IsUse)
+        if (auto It = Part.find(O.Reg); It != Part.end()) {
+          O.Reg = It->second.first;
+          O.Sub = It->second.second;
+        }
+  dropErased(F);
+}
+
+//===----------------------------------------------------------------------===//
 // Scoped CSE
 //===----------------------------------------------------------------------===//
 

@@ -42,6 +42,10 @@ void legalizeConstantBus(MFunction &F) {
     O = MOperand::use(V);
     O.Neg = Neg;
   };
+  // One SGPR: a register, or one 32-bit part of a tuple.
+  auto sgprKey = [](const MOperand &O) {
+    return O.Reg * 8 + uint32_t(O.Sub + 1);
+  };
   for (MInst &MI : F.Insts) {
     if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::VMEMLoad &&
         MI.Kind != InstKind::VMEMStore) {
@@ -66,13 +70,15 @@ void legalizeConstantBus(MFunction &F) {
       bool MaskOperand = MI.is(GCNOp::V_CNDMASK_B32_E64) &&
                          K2 == MI.Ops.size() - 1;
       return O.K == MOperand::VReg && !isVector(F.VRegs[O.Reg].Class) &&
-             (regWidth(F.VRegs[O.Reg].Class) > 1 || MaskOperand);
+             ((regWidth(F.VRegs[O.Reg].Class) > 1 && O.Sub < 0) ||
+              MaskOperand);
     };
     for (unsigned K2 = 0; K2 < MI.Ops.size(); ++K2) {
       const MOperand &O = MI.Ops[K2];
       if (O.IsDef || !O.IsUse || !MustStayScalar(K2))
         continue;
-      uint32_t Key = O.K == MOperand::Hw ? 0x80000000u | unsigned(O.H) : O.Reg;
+      uint32_t Key = O.K == MOperand::Hw ? 0x80000000u | unsigned(O.H)
+                                         : sgprKey(O);
       if (!is_contained(Seen, Key)) {
         Seen.push_back(Key);
         ++Count;
@@ -110,10 +116,10 @@ void legalizeConstantBus(MFunction &F) {
         copyToVGPR(O);
         continue;
       }
-      if (!IsScalar || is_contained(Seen, O.Reg))
+      if (!IsScalar || is_contained(Seen, sgprKey(O)))
         continue;
       if (Count < T.ConstantBusLimit) {
-        Seen.push_back(O.Reg);
+        Seen.push_back(sgprKey(O));
         ++Count;
         continue;
       }

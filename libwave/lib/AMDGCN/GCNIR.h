@@ -428,6 +428,14 @@ bool runRangeFold(MFunction &F);
 /// lane permutes. Returns whether anything changed.
 bool runDSOffsetFold(MFunction &F);
 
+/// Kernel-argument loads merged (after CSE and fusion, which want whole
+/// single-definition registers): the entry block's `s_load_dword`s of
+/// neighbouring offsets through the kernarg pointer become one
+/// `s_load_dwordx4` (four) or `s_load_dwordx2` (two), and their values the
+/// parts of its register tuple (LLVM's SILoadStoreOptimizer does the same
+/// for scalar loads).
+void runKernargMerge(MFunction &F);
+
 /// Scoped common-subexpression elimination on the virtual-register IR
 /// (after runPeephole): an SALU or VALU instruction, or a kernel-argument
 /// load, that repeats one that dominates it (same opcode, operands and

@@ -673,6 +673,7 @@ Expected<std::string> translateToAMDGCN(const WbinFile &File,
     runLICM(L.F);
     runPackF32(L.F);
     runSCCFold(L.F);
+    runKernargMerge(L.F);
     detail::legalizeConstantBus(L.F);
     if (Error E = allocateRegisters(L.F))
       return make_error<TranslateError>(K.Name, 0, toString(std::move(E)));
