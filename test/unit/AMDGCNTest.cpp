@@ -1059,7 +1059,20 @@ TEST(AMDGCNCombine, RangeFold) {
   B.inst(GCNOp::V_MBCNT_LO_U32_B32, {def(Lane), imm(-1), imm(0)});
   B.inst(GCNOp::V_CMP_GT_U32_E64, {def(VMask), imm(64), use(Lane)});
   B.inst(GCNOp::V_CNDMASK_B32_E64, {def(D3), imm(0), use(X), use(VMask)});
+  // r == r is true, r != r false: the selects become moves of the first
+  // and of the second value.
+  uint32_t Flag = B.F.newVReg(RegClass::S64), Flag2 = B.F.newVReg(RegClass::S64);
+  B.inst(GCNOp::S_CMP_EQ_U32, {use(Un), use(Un)});
+  B.inst(GCNOp::S_CSELECT_B64, {def(Flag), imm(-1), imm(0)});
+  B.inst(GCNOp::S_CMP_LG_U32, {use(Un), use(Un)});
+  B.inst(GCNOp::S_CSELECT_B64, {def(Flag2), imm(-1), imm(0)});
   EXPECT_TRUE(runRangeFold(B.F));
+  EXPECT_EQ(B.count(GCNOp::S_CMP_EQ_U32), 0u);
+  EXPECT_EQ(B.count(GCNOp::S_CMP_LG_U32), 0u);
+  EXPECT_EQ(B.count(GCNOp::S_MOV_B64), 3u); // Mask, Flag = -1, Flag2 = 0
+  for (const MInst &MI : B.F.Insts)
+    if (MI.is(GCNOp::S_MOV_B64) && MI.Ops[0].Reg == Flag2)
+      EXPECT_EQ(MI.Ops[1].Value, 0);
   EXPECT_EQ(B.count(GCNOp::S_CMP_LT_U32), 1u);
   EXPECT_EQ(B.count(GCNOp::S_CSELECT_B64), 1u);
   EXPECT_EQ(B.count(GCNOp::V_CNDMASK_B32_E64), 1u); // D2's

@@ -508,8 +508,29 @@ bool runRangeFold(MFunction &F) {
     for (unsigned I = Bl.Begin; I < Bl.End; ++I) {
       MInst &MI = F.Insts[I];
       const auto &O = MI.Ops;
-      if (MI.is(GCNOp::S_CMP_LT_U32) && O.size() == 2 && Below(O[0], O[1])) {
-        // SCC = 1: its readers up to the next SCC write read a constant.
+      // A compare of a register with itself (a structurizer's "true"
+      // flag: icmp_eq r, r) is decided too.
+      auto Same = [&]() {
+        return O.size() == 2 && O[0].K == MOperand::VReg &&
+               O[1].K == MOperand::VReg && O[0].Reg == O[1].Reg &&
+               O[0].Sub == O[1].Sub && !O[0].Neg && !O[1].Neg;
+      };
+      std::optional<bool> Known;
+      if (MI.is(GCNOp::S_CMP_LT_U32) && O.size() == 2 && Below(O[0], O[1]))
+        Known = true;
+      else if ((MI.is(GCNOp::S_CMP_EQ_U32) || MI.is(GCNOp::S_CMP_LE_U32) ||
+                MI.is(GCNOp::S_CMP_GE_U32) || MI.is(GCNOp::S_CMP_LE_I32) ||
+                MI.is(GCNOp::S_CMP_GE_I32)) &&
+               Same())
+        Known = true;
+      else if ((MI.is(GCNOp::S_CMP_LG_U32) || MI.is(GCNOp::S_CMP_LT_U32) ||
+                MI.is(GCNOp::S_CMP_GT_U32) || MI.is(GCNOp::S_CMP_LT_I32) ||
+                MI.is(GCNOp::S_CMP_GT_I32)) &&
+               Same())
+        Known = false;
+      if (Known) {
+        // SCC is known: its readers up to the next SCC write read a
+        // constant.
         unsigned Last = I;
         bool Ok = true;
         SmallVector<unsigned, 2> Readers;
@@ -530,13 +551,16 @@ bool runRangeFold(MFunction &F) {
           continue;
         for (unsigned J : Readers) {
           MInst &X = F.Insts[J];
-          if (X.is(GCNOp::S_CBRANCH_SCC1)) {
-            X.setOp(GCNOp::S_BRANCH);
-          } else if (X.is(GCNOp::S_CBRANCH_SCC0)) {
-            eraseInst(X);
+          if (X.is(GCNOp::S_CBRANCH_SCC1) || X.is(GCNOp::S_CBRANCH_SCC0)) {
+            if (X.is(GCNOp::S_CBRANCH_SCC1) == *Known)
+              X.setOp(GCNOp::S_BRANCH);
+            else
+              eraseInst(X);
           } else {
             X.setOp(X.is(GCNOp::S_CSELECT_B64) ? GCNOp::S_MOV_B64
                                                : GCNOp::S_MOV_B32);
+            if (!*Known)
+              std::swap(X.Ops[1], X.Ops[2]);
             X.Ops.pop_back();
           }
         }

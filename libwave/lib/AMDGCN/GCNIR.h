@@ -415,7 +415,9 @@ std::vector<uint8_t> computeValueBits(const MFunction &F);
 /// and a `v_cndmask_b32_e64 D, A, B, M` under the same EXEC, or under any
 /// EXEC with M = -1, becomes `v_mov_b32 D, B`. (A shuffle's bounds check
 /// of a lane index or xor mask below the wave size is the common case,
-/// formats/isa.md §4.14.) Returns whether anything changed.
+/// formats/isa.md §4.14.) A compare of a register with itself (`s_cmp_eq`
+/// r, r: a structurizer's "true" flag) is decided the same way. Returns
+/// whether anything changed.
 bool runRangeFold(MFunction &F);
 
 /// Constant parts of LDS addresses into the instruction's 16-bit offset
