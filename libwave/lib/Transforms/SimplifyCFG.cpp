@@ -8,9 +8,17 @@
 //     in `br` to it (the block's phis have one entry each and fold away);
 //  4. bypass blocks holding only `br ^S`: their predecessors branch to ^S
 //     directly, unless ^S has phis and the predecessor already reaches ^S
-//     (its phi entries would conflict).
-// None of these changes which lanes run an instruction, so convergent
-// operations are safe. The entry block is never merged away or bypassed.
+//     (its phi entries would conflict);
+//  5. hoist the identical leading instructions of a `condbr`'s two
+//     successors (each reached only from it) above the branch, LLVM's
+//     HoistThenElseCodeToIf: the same pure computation on the same
+//     operands, done once for the lanes of both sides;
+//  6. fold a phi whose incoming values are all one value (or the phi).
+// Steps 1-4 and 6 do not change which lanes run an instruction, so
+// convergent operations are safe; step 5 moves only instructions without
+// side effects, memory reads or convergence, whose value in a lane does
+// not depend on the other lanes that run them. The entry block is never
+// merged away or bypassed.
 //
 //   before                               after
 //   ^entry:                              ^entry:
@@ -79,12 +87,80 @@ public:
       Changed |= removeUnreachable(F, Stats);
       Changed |= mergeBlocks(F, Stats);
       Changed |= bypassEmpty(F, Stats);
+      Changed |= hoistCommon(F, Stats);
+      Changed |= foldTrivialPhis(F, Stats);
       Any |= Changed;
     }
     return Any;
   }
 
 private:
+  /// Whether \p A and \p B compute the same value: one pure operation
+  /// (no side effects, memory reads or convergence) with the same types,
+  /// immediates and operands.
+  static bool sameComputation(const Instruction &A, const Instruction &B) {
+    auto Pure = [](const Instruction &I) {
+      return I.type() != Type::Void && !I.isPhi() && !I.isTerminator() &&
+             !I.hasSideEffects() && !I.mayReadMemory() && !I.isConvergent();
+    };
+    return Pure(A) && Pure(B) && A.opcode() == B.opcode() &&
+           A.type() == B.type() && A.auxType() == B.auxType() &&
+           A.callee() == B.callee() && A.imms() == B.imms() &&
+           A.operands() == B.operands();
+  }
+
+  bool hoistCommon(Function &F, PassStats &Stats) {
+    bool Changed = false;
+    CFG G(F);
+    for (const auto &BB : F.blocks()) {
+      Instruction *Br = BB->terminator();
+      if (!Br || Br->opcode() != Opcode::CondBr)
+        continue;
+      BasicBlock *Then = Br->block(0), *Else = Br->block(1);
+      auto OnlyFromBB = [&](const BasicBlock *S) {
+        ArrayRef<BasicBlock *> P = G.predecessors(S);
+        return P.size() == 1 && P[0] == BB.get();
+      };
+      if (Then == Else || Then == BB.get() || Else == BB.get() ||
+          !OnlyFromBB(Then) || !OnlyFromBB(Else))
+        continue;
+      // Each hoisted pair makes the next pair's operands the same values.
+      while (!Then->empty() && !Else->empty() &&
+             sameComputation(Then->front(), Else->front())) {
+        Instruction &A = Then->front(), &B = Else->front();
+        B.replaceAllUsesWith(&A);
+        B.eraseFromParent();
+        BB->insert(BasicBlock::iterator(Br), Then->remove(&A));
+        Stats.add(name(), "instructions hoisted");
+        Changed = true;
+      }
+    }
+    return Changed;
+  }
+
+  bool foldTrivialPhis(Function &F, PassStats &Stats) {
+    bool Changed = false;
+    for (const auto &BB : F.blocks()) {
+      for (auto It = BB->begin(); It != BB->end() && It->isPhi();) {
+        Instruction &Phi = *It++;
+        Value *Same = nullptr;
+        bool One = true;
+        for (Value *V : Phi.operands())
+          if (V != &Phi) {
+            One &= !Same || V == Same;
+            Same = V;
+          }
+        if (!One || !Same)
+          continue;
+        Phi.replaceAllUsesWith(Same);
+        Phi.eraseFromParent();
+        Stats.add(name(), "phis folded");
+        Changed = true;
+      }
+    }
+    return Changed;
+  }
+
   bool foldBranches(Function &F, PassStats &Stats) {
     bool Changed = false;
     for (const auto &BB : F.blocks()) {
