@@ -67,6 +67,7 @@
 #include "GCNIR.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -482,6 +483,41 @@ std::vector<uint8_t> computeValueBits(const MFunction &F) {
 // Compares decided by known bits
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// The outcome of the SALU compare \p Op of two immediates, if it is one
+/// (CDNA3 ISA "SOPC": 32-bit signed or unsigned).
+std::optional<bool> compareImms(GCNOp Op, int64_t A64, int64_t B64) {
+  uint32_t A = uint32_t(A64), B = uint32_t(B64);
+  int32_t SA = int32_t(A), SB = int32_t(B);
+  switch (Op) {
+  case GCNOp::S_CMP_EQ_U32:
+    return A == B;
+  case GCNOp::S_CMP_LG_U32:
+    return A != B;
+  case GCNOp::S_CMP_LT_U32:
+    return A < B;
+  case GCNOp::S_CMP_LE_U32:
+    return A <= B;
+  case GCNOp::S_CMP_GT_U32:
+    return A > B;
+  case GCNOp::S_CMP_GE_U32:
+    return A >= B;
+  case GCNOp::S_CMP_LT_I32:
+    return SA < SB;
+  case GCNOp::S_CMP_LE_I32:
+    return SA <= SB;
+  case GCNOp::S_CMP_GT_I32:
+    return SA > SB;
+  case GCNOp::S_CMP_GE_I32:
+    return SA >= SB;
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
 bool runRangeFold(MFunction &F) {
   std::vector<uint8_t> Bits = computeValueBits(F);
   std::vector<CFGBlock> Blocks = buildCFG(F);
@@ -503,6 +539,7 @@ bool runRangeFold(MFunction &F) {
   // Lane masks known to be set: every lane (-1), or every lane active at
   // the v_cmp that wrote it (the index of that instruction).
   DenseMap<uint32_t, int> SetLanes;
+  DenseSet<uint32_t> ClearMasks; // lane masks known to be 0
   bool Changed = false;
   for (const CFGBlock &Bl : Blocks)
     for (unsigned I = Bl.Begin; I < Bl.End; ++I) {
@@ -515,9 +552,25 @@ bool runRangeFold(MFunction &F) {
                O[1].K == MOperand::VReg && O[0].Reg == O[1].Reg &&
                O[0].Sub == O[1].Sub && !O[0].Neg && !O[1].Neg;
       };
+      // The sign of a value known to be below 2^31 is 0.
+      if (MI.is(GCNOp::V_ASHRREV_I32) && O.size() == 3 &&
+          O[1].K == MOperand::Imm && (O[1].Value & 31) == 31 &&
+          O[2].K == MOperand::VReg && O[2].Sub < 0 && !O[2].Neg &&
+          Bits[O[2].Reg] <= 31 && !O[0].IsUse) {
+        MOperand Dst = O[0];
+        MI.setOp(GCNOp::V_MOV_B32);
+        MI.Ops.clear();
+        MI.Ops.push_back(Dst);
+        MI.Ops.push_back(MOperand::imm(0));
+        Changed = true;
+        continue;
+      }
       std::optional<bool> Known;
       if (MI.is(GCNOp::S_CMP_LT_U32) && O.size() == 2 && Below(O[0], O[1]))
         Known = true;
+      else if (O.size() == 2 && O[0].K == MOperand::Imm &&
+               O[1].K == MOperand::Imm)
+        Known = compareImms(MI.Opc, O[0].Value, O[1].Value);
       else if ((MI.is(GCNOp::S_CMP_EQ_U32) || MI.is(GCNOp::S_CMP_LE_U32) ||
                 MI.is(GCNOp::S_CMP_GE_U32) || MI.is(GCNOp::S_CMP_LE_I32) ||
                 MI.is(GCNOp::S_CMP_GE_I32)) &&
@@ -577,8 +630,23 @@ bool runRangeFold(MFunction &F) {
       }
       if ((MI.is(GCNOp::S_MOV_B64) || MI.is(GCNOp::S_MOV_B32)) &&
           O.size() == 2 && SingleDef(O[0]) && O[1].K == MOperand::Imm &&
-          O[1].Value == -1 && F.VRegs[O[0].Reg].Class == F.maskClass()) {
-        SetLanes[O[0].Reg] = -1;
+          (O[1].Value == -1 || O[1].Value == 0) &&
+          F.VRegs[O[0].Reg].Class == F.maskClass()) {
+        if (O[1].Value == -1)
+          SetLanes[O[0].Reg] = -1;
+        else
+          ClearMasks.insert(O[0].Reg);
+        continue;
+      }
+      if (MI.is(GCNOp::V_CNDMASK_B32_E64) && O.size() == 4 &&
+          O[3].K == MOperand::VReg && ClearMasks.count(O[3].Reg) &&
+          !O[1].Neg) { // no lane selects the second value
+        MOperand Dst = O[0], Src = O[1];
+        MI.setOp(GCNOp::V_MOV_B32);
+        MI.Ops.clear();
+        MI.Ops.push_back(Dst);
+        MI.Ops.push_back(Src);
+        Changed = true;
         continue;
       }
       if (MI.is(GCNOp::V_CNDMASK_B32_E64) && O.size() == 4 &&

@@ -416,7 +416,10 @@ std::vector<uint8_t> computeValueBits(const MFunction &F);
 /// EXEC with M = -1, becomes `v_mov_b32 D, B`. (A shuffle's bounds check
 /// of a lane index or xor mask below the wave size is the common case,
 /// formats/isa.md §4.14.) A compare of a register with itself (`s_cmp_eq`
-/// r, r: a structurizer's "true" flag) is decided the same way. Returns
+/// r, r: a structurizer's "true" flag) or of two immediates is decided the
+/// same way; a `v_cndmask_b32_e64` whose mask is `s_mov 0` becomes a move
+/// of its first value; `v_ashrrev_i32 D, 31, X` with X below 2^31 (the
+/// sign of a division by 2^k's dividend) becomes `v_mov D, 0`. Returns
 /// whether anything changed.
 bool runRangeFold(MFunction &F);
 

@@ -10,6 +10,8 @@
 
 #include "Lowering.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace llvm;
 
 namespace wave::amdgcn::detail {
@@ -425,6 +427,34 @@ Error KernelLowering::lowerALU(unsigned Idx) {
   }
   case Opcode::Idiv:
   case Opcode::Imod: {
+    // By a constant 2^k: round towards zero by adding 2^k - 1 to negative
+    // dividends, then shift (the quotient) or mask (the remainder is
+    // a - that multiple); LLVM's sdiv/srem by a power of two. A dividend
+    // known to be non-negative loses the bias later (runRangeFold).
+    std::optional<int64_t> KB = constantOf(B());
+    if (KB && *KB > 0 && *KB <= (1 << 30) && isPowerOf2_64(uint64_t(*KB))) {
+      unsigned Sh = Log2_64(uint64_t(*KB));
+      uint32_t X = A();
+      if (Sh == 0) {
+        if (Op == Opcode::Idiv)
+          emit("v_mov_b32", {D(Dst()), U(X)});
+        else
+          emit("v_mov_b32", {D(Dst()), I(0)});
+        return finish();
+      }
+      uint32_t Sign = newV(), Bias = newV(), Sum = newV();
+      emit("v_ashrrev_i32", {D(Sign), I(31), U(X)});
+      emit("v_lshrrev_b32", {D(Bias), I(32 - Sh), U(Sign)});
+      emit(T.VAddU32, {D(Sum), U(X), U(Bias)});
+      if (Op == Opcode::Idiv) {
+        emit("v_ashrrev_i32", {D(Dst()), I(Sh), U(Sum)});
+      } else {
+        uint32_t Mult = newV();
+        emit("v_and_b32", {D(Mult), I(-int64_t(*KB)), U(Sum)});
+        emit(T.VSubU32, {D(Dst()), U(X), U(Mult)});
+      }
+      return finish();
+    }
     uint32_t SA = newV(), SB = newV(), UA0 = newV(), UA = newV(),
              UB0 = newV(), UB = newV(), Q = newV(), R = newV(), Res = newV(),
              Z = newMask();

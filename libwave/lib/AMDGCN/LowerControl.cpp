@@ -414,6 +414,32 @@ bool KernelLowering::needsDrain(unsigned From, const Region &Loop) const {
 /// Whether the last instructions emitted are `s_cselect Mask, exec, 0`
 /// (possibly followed by `s_mov Mask, X` of its result), so SCC still says
 /// whether the uniform condition \p Mask holds.
+/// The value \p R holds wherever it is read, when the code so far gives it
+/// one definition, a move of an immediate or of a register that has one
+/// (`mov_sr r5, sr_wave_width`: a copy of `s_mov 64`); else nothing.
+std::optional<int64_t> KernelLowering::constantOf(uint32_t R) const {
+  for (unsigned Hops = 0; Hops < 8; ++Hops) {
+    const MInst *Def = nullptr;
+    unsigned N = 0;
+    for (const MInst &MI : F.Insts)
+      for (const MOperand &O : MI.Ops)
+        if (O.K == MOperand::VReg && O.Reg == R && O.IsDef) {
+          Def = &MI;
+          ++N;
+        }
+    if (N != 1 || F.VRegs[R].Fixed >= 0 || !isMov(*Def) ||
+        Def->Ops.size() != 2 || Def->Ops[0].Sub >= 0 || Def->Ops[0].IsUse)
+      return std::nullopt;
+    const MOperand &Src = Def->Ops[1];
+    if (Src.K == MOperand::Imm)
+      return Src.Value;
+    if (Src.K != MOperand::VReg || Src.Sub >= 0)
+      return std::nullopt;
+    R = Src.Reg;
+  }
+  return std::nullopt;
+}
+
 bool KernelLowering::lastIsCselectOf(uint32_t Mask) const {
   auto Defines = [](const MInst &MI, GCNOp B32, GCNOp B64, uint32_t R) {
     return (MI.is(B32) || MI.is(B64)) && !MI.Ops.empty() &&

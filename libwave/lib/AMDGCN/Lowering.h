@@ -36,6 +36,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -264,6 +265,7 @@ private:
   bool loopKeepsExec(const Region &Loop) const;
   bool needsDrain(unsigned From, const Region &Loop) const;
   bool lastIsCselectOf(uint32_t Mask) const;
+  std::optional<int64_t> constantOf(uint32_t R) const;
   uint32_t sharedScan(StringRef Name, uint32_t Src) const;
   /// The last inclusive scan lowered with every lane active (sharedScan):
   /// its source, its result, its operation and where its code ends.

@@ -132,6 +132,8 @@ std::optional<uint32_t> foldSALU(GCNOp Op, uint32_t A, uint32_t B) {
     return A << (B & 31);
   case GCNOp::S_LSHR_B32:
     return A >> (B & 31);
+  case GCNOp::S_ASHR_I32:
+    return uint32_t(int32_t(A) >> (B & 31));
   default:
     return std::nullopt;
   }
@@ -214,6 +216,8 @@ bool foldIdentities(MFunction &F) {
         V = Y << (X & 31);
       else if (Opc == GCNOp::V_LSHRREV_B32)
         V = Y >> (X & 31);
+      else if (Opc == GCNOp::V_ASHRREV_I32)
+        V = uint32_t(int32_t(Y) >> (X & 31));
       if (V) {
         toMov(MI, MOperand::imm(int64_t(int32_t(*V))));
         Changed = true;
