@@ -87,6 +87,19 @@ void legalizeConstantBus(MFunction &F) {
     unsigned NumSrc = 0;
     for (const MOperand &O : MI.Ops)
       NumSrc += O.IsUse && !O.IsDef;
+    // A literal second source of a commutative VOP2 operation moves first,
+    // where the short encoding takes it (saves the copy to a VGPR).
+    auto Commutes = [](const MInst &I) {
+      return I.is(GCNOp::V_ADD_U32) || I.is(GCNOp::V_ADD_NC_U32) ||
+             I.is(GCNOp::V_AND_B32) || I.is(GCNOp::V_OR_B32) ||
+             I.is(GCNOp::V_XOR_B32) || I.is(GCNOp::V_ADD_F32) ||
+             I.is(GCNOp::V_MUL_F32) || I.is(GCNOp::V_MAX_I32) ||
+             I.is(GCNOp::V_MIN_I32);
+    };
+    if (IsVALU && MI.Ops.size() == 3 && NumSrc == 2 && Commutes(MI) &&
+        MI.Ops[2].K == MOperand::Imm && !IsInline(MI.Ops[2].Value) &&
+        MI.Ops[1].K == MOperand::VReg && isVector(F.VRegs[MI.Ops[1].Reg].Class))
+      std::swap(MI.Ops[1], MI.Ops[2]);
     for (unsigned K2 = 0; K2 < MI.Ops.size(); ++K2) {
       MOperand &O = MI.Ops[K2];
       if (!O.IsUse || O.IsDef || MustStayScalar(K2))
