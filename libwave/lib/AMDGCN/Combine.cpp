@@ -557,11 +557,7 @@ bool runRangeFold(MFunction &F) {
           O[1].K == MOperand::Imm && (O[1].Value & 31) == 31 &&
           O[2].K == MOperand::VReg && O[2].Sub < 0 && !O[2].Neg &&
           Bits[O[2].Reg] <= 31 && !O[0].IsUse) {
-        MOperand Dst = O[0];
-        MI.setOp(GCNOp::V_MOV_B32);
-        MI.Ops.clear();
-        MI.Ops.push_back(Dst);
-        MI.Ops.push_back(MOperand::imm(0));
+        toMov(MI, MOperand::imm(0));
         Changed = true;
         continue;
       }
@@ -641,11 +637,7 @@ bool runRangeFold(MFunction &F) {
       if (MI.is(GCNOp::V_CNDMASK_B32_E64) && O.size() == 4 &&
           O[3].K == MOperand::VReg && ClearMasks.count(O[3].Reg) &&
           !O[1].Neg) { // no lane selects the second value
-        MOperand Dst = O[0], Src = O[1];
-        MI.setOp(GCNOp::V_MOV_B32);
-        MI.Ops.clear();
-        MI.Ops.push_back(Dst);
-        MI.Ops.push_back(Src);
+        toMov(MI, MOperand(O[1]));
         Changed = true;
         continue;
       }
@@ -663,11 +655,7 @@ bool runRangeFold(MFunction &F) {
           if (!ExecKept)
             continue;
         }
-        MOperand Dst = O[0], Src = O[2];
-        MI.setOp(GCNOp::V_MOV_B32);
-        MI.Ops.clear();
-        MI.Ops.push_back(Dst);
-        MI.Ops.push_back(Src);
+        toMov(MI, MOperand(O[2]));
         Changed = true;
       }
     }

@@ -354,6 +354,17 @@ void insertWaitCounts(MFunction &F);
 /// registers.
 void mitigateHazards(MFunction &F);
 
+/// Rewrites \p MI, whose first operand is its one result, into `mov
+/// result, Src`: v_mov_b32 for a VALU instruction, else s_mov_b32.
+inline void toMov(MInst &MI, MOperand Src) {
+  bool Vector = MI.Kind == InstKind::VALU;
+  MOperand Dst = MI.Ops[0];
+  MI.setOp(Vector ? GCNOp::V_MOV_B32 : GCNOp::S_MOV_B32);
+  MI.Ops.clear();
+  MI.Ops.push_back(Dst);
+  MI.Ops.push_back(Src);
+}
+
 /// Turns \p MI into an empty comment without operands: how the passes on
 /// the virtual-register IR delete an instruction while they still index
 /// F.Insts, dropping the empty comments at their end.

@@ -139,16 +139,6 @@ std::optional<uint32_t> foldSALU(GCNOp Op, uint32_t A, uint32_t B) {
   }
 }
 
-/// Rewrites \p MI into `mov Dst, Src` (s_mov_b32 or v_mov_b32).
-void toMov(MInst &MI, MOperand Src) {
-  bool Vector = MI.Kind == InstKind::VALU;
-  MOperand Dst = MI.Ops[0];
-  MI.setOp(Vector ? GCNOp::V_MOV_B32 : GCNOp::S_MOV_B32);
-  MI.Ops.clear();
-  MI.Ops.push_back(Dst);
-  MI.Ops.push_back(Src);
-}
-
 /// Identities and constants: x << 0, x >> 0, x + 0, x - 0 and x | 0 are
 /// copies of x; a 32-bit SALU or integer VALU operation on two immediates
 /// is its value.
