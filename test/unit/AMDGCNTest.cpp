@@ -1000,6 +1000,49 @@ TEST(AMDGCNCombine, ValueBitsLoops) {
   EXPECT_EQ(Bits[W], 8);
 }
 
+// A predicate written under EXEC, P' = (P & ~exec) | M: with M a copy of
+// EXEC it is one s_or P, exec; with M = 0 one s_andn2 P, exec. An EXEC
+// write between the copy and the s_or keeps the three instructions.
+TEST(AMDGCNCombine, PredicateWriteFold) {
+  IRBuilder B("gfx942");
+  auto Mask = [&]() { return B.F.newVReg(RegClass::S64); };
+  uint32_t P = Mask(), M1 = Mask(), T1 = Mask(), P1 = Mask(), M2 = Mask(),
+           T2 = Mask(), P2 = Mask(), M3 = Mask(), T3 = Mask(), P3 = Mask(),
+           Sv = Mask();
+  MOperand Exec = MOperand::hw(HwReg::Exec, false, true);
+  B.inst(GCNOp::S_MOV_B64, {def(P), imm(5)});
+  B.inst(GCNOp::S_MOV_B64, {def(M1), Exec});
+  B.inst(GCNOp::S_ANDN2_B64, {def(T1), use(P), Exec});
+  B.inst(GCNOp::S_OR_B64, {def(P1), use(T1), use(M1)});
+  B.inst(GCNOp::S_MOV_B64, {def(M2), imm(0)});
+  B.inst(GCNOp::S_ANDN2_B64, {def(T2), use(P1), Exec});
+  B.inst(GCNOp::S_OR_B64, {def(P2), use(T2), use(M2)});
+  B.inst(GCNOp::S_MOV_B64, {def(M3), Exec});
+  B.inst(GCNOp::S_OR_SAVEEXEC_B64, {def(Sv), imm(-1)});
+  B.inst(GCNOp::S_ANDN2_B64, {def(T3), use(P2), Exec});
+  B.inst(GCNOp::S_OR_B64, {def(P3), use(T3), use(M3)});
+  B.inst(GCNOp::S_MOV_B64, {MOperand::hw(HwReg::Exec, true, false), use(P3)});
+  EXPECT_TRUE(runRangeFold(B.F));
+  auto DefOf = [&](uint32_t R) -> const MInst * {
+    for (const MInst &MI : B.F.Insts)
+      if (!MI.Ops.empty() && MI.Ops[0].K == MOperand::VReg &&
+          MI.Ops[0].Reg == R && MI.Ops[0].IsDef)
+        return &MI;
+    return nullptr;
+  };
+  ASSERT_TRUE(DefOf(P1) && DefOf(P2) && DefOf(P3));
+  EXPECT_TRUE(DefOf(P1)->is(GCNOp::S_OR_B64));
+  EXPECT_EQ(DefOf(P1)->Ops[1].Reg, P);
+  EXPECT_EQ(DefOf(P1)->Ops[2].K, MOperand::Hw);
+  EXPECT_TRUE(DefOf(P2)->is(GCNOp::S_ANDN2_B64));
+  EXPECT_EQ(DefOf(P2)->Ops[1].Reg, P1);
+  EXPECT_EQ(DefOf(T1), nullptr);
+  EXPECT_EQ(DefOf(T2), nullptr);
+  // The third keeps its s_andn2 and reads its copy of the old EXEC.
+  EXPECT_NE(DefOf(T3), nullptr);
+  EXPECT_EQ(DefOf(P3)->Ops[2].Reg, M3);
+}
+
 // Coalescing of in-place updates: a loop's chain acc1 = acc0 + x,
 // acc2 = acc1 + x, acc0 = acc2 + x (each result a web of its own) ends up
 // in acc0's register; a value written inside a whole-wave window (EXEC

@@ -540,6 +540,56 @@ bool runRangeFold(MFunction &F) {
   // the v_cmp that wrote it (the index of that instruction).
   DenseMap<uint32_t, int> SetLanes;
   DenseSet<uint32_t> ClearMasks; // lane masks known to be 0
+  DenseMap<uint32_t, unsigned> ExecCopies; // mask -> its `s_mov M, exec`
+  std::vector<unsigned> Uses(F.VRegs.size(), 0);
+  for (const MInst &MI : F.Insts)
+    for (const MOperand &O : MI.Ops)
+      if (O.K == MOperand::VReg && O.IsUse)
+        ++Uses[O.Reg];
+  auto ExecKept = [&](unsigned From, unsigned To) {
+    for (unsigned J = From + 1; J < To; ++J)
+      if (writesExec(F.Insts[J]))
+        return false;
+    return true;
+  };
+  // `s_or D, T, M` at \p I with T = `s_andn2 T, P, exec` (used only here,
+  // its SCC never read) in this block since \p Begin.
+  auto foldPredicateWrite = [&](unsigned I, unsigned Begin) {
+    MInst &Or = F.Insts[I];
+    for (unsigned K : {1u, 2u}) {
+      const MOperand &T = Or.Ops[K], &M = Or.Ops[3 - K];
+      if (T.K != MOperand::VReg || M.K != MOperand::VReg || !SingleDef(T) ||
+          Uses[T.Reg] != 1 || T.Sub >= 0 || M.Sub >= 0)
+        continue;
+      unsigned TI = unsigned(C.DefAt[T.Reg]);
+      MInst &Andn2 = F.Insts[TI];
+      if (TI < Begin || TI > I ||
+          !(Andn2.is(GCNOp::S_ANDN2_B64) || Andn2.is(GCNOp::S_ANDN2_B32)) ||
+          Andn2.Ops.size() != 3 || Andn2.Ops[2].K != MOperand::Hw ||
+          Andn2.Ops[2].H != HwReg::Exec || Andn2.Ops[1].K != MOperand::VReg ||
+          !ExecKept(TI, I) || !Live.deadAfter(TI))
+        continue;
+      const MOperand P = Andn2.Ops[1];
+      bool PKept = true;
+      for (unsigned J = TI + 1; J < I; ++J)
+        for (const MOperand &X : F.Insts[J].Ops)
+          PKept &= !(X.K == MOperand::VReg && X.Reg == P.Reg && X.IsDef);
+      if (!PKept)
+        continue;
+      auto EC = ExecCopies.find(M.Reg);
+      bool IsExec = EC != ExecCopies.end() && EC->second >= Begin &&
+                    ExecKept(EC->second, I);
+      if (!IsExec && !ClearMasks.count(M.Reg))
+        continue;
+      MOperand D = Or.Ops[0];
+      if (!IsExec)
+        Or.setOp(Andn2.Opc); // P & ~exec
+      Or.Ops = {D, P, MOperand::hw(HwReg::Exec, false, true)};
+      eraseInst(Andn2);
+      return true;
+    }
+    return false;
+  };
   bool Changed = false;
   for (const CFGBlock &Bl : Blocks)
     for (unsigned I = Bl.Begin; I < Bl.End; ++I) {
@@ -624,6 +674,20 @@ bool runRangeFold(MFunction &F) {
         SetLanes[O[0].Reg] = int(I);
         continue;
       }
+      if ((MI.is(GCNOp::S_MOV_B64) || MI.is(GCNOp::S_MOV_B32)) &&
+          O.size() == 2 && SingleDef(O[0]) && O[1].K == MOperand::Hw &&
+          O[1].H == HwReg::Exec && F.VRegs[O[0].Reg].Class == F.maskClass()) {
+        ExecCopies[O[0].Reg] = I;
+        continue;
+      }
+      // A predicate written under EXEC: P' = (P & ~exec) | M, with M a copy
+      // of EXEC (P | exec) or 0 (P & ~exec), in one instruction.
+      if ((MI.is(GCNOp::S_OR_B64) || MI.is(GCNOp::S_OR_B32)) && O.size() == 3 &&
+          !O[0].IsUse)
+        if (foldPredicateWrite(I, Bl.Begin)) {
+          Changed = true;
+          continue;
+        }
       if ((MI.is(GCNOp::S_MOV_B64) || MI.is(GCNOp::S_MOV_B32)) &&
           O.size() == 2 && SingleDef(O[0]) && O[1].K == MOperand::Imm &&
           (O[1].Value == -1 || O[1].Value == 0) &&

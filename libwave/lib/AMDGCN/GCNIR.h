@@ -430,8 +430,10 @@ std::vector<uint8_t> computeValueBits(const MFunction &F);
 /// r, r: a structurizer's "true" flag) or of two immediates is decided the
 /// same way; a `v_cndmask_b32_e64` whose mask is `s_mov 0` becomes a move
 /// of its first value; `v_ashrrev_i32 D, 31, X` with X below 2^31 (the
-/// sign of a division by 2^k's dividend) becomes `v_mov D, 0`. Returns
-/// whether anything changed.
+/// sign of a division by 2^k's dividend) becomes `v_mov D, 0`. A
+/// predicate written under EXEC, `s_andn2 T, P, exec; s_or D, T, M`, is
+/// `s_or D, P, exec` where M is a copy of the same EXEC and `s_andn2 D, P,
+/// exec` where M is 0. Returns whether anything changed.
 bool runRangeFold(MFunction &F);
 
 /// Constant parts of LDS addresses into the instruction's 16-bit offset
