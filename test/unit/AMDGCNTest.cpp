@@ -1070,8 +1070,23 @@ TEST(AMDGCNRegAlloc, CoalesceInPlace) {
   // Keep is still live when Both is written from it: they interfere.
   B.inst(GCNOp::V_ADD_U32, {def(Both), use(Keep), use(X)});
   B.inst(GCNOp::V_ADD_U32, {def(Out), use(Both), use(Keep)});
+  // D holds 7 in every lane, then a divergent part redefines it from A,
+  // which dies there: lane-blind liveness sees no interference, but A's
+  // register written before the if would clobber the 7 of the lanes the
+  // if leaves out. EXEC changes between, so they keep their own.
+  uint32_t A = B.v(), Dv = B.v(), Sv2 = B.F.newVReg(RegClass::S64),
+           Cond = B.F.newVReg(RegClass::S64), Fin = B.v();
+  B.inst(GCNOp::V_MOV_B32, {def(Dv), imm(7)});
+  B.inst(GCNOp::V_MOV_B32, {def(A), imm(1)});
+  B.inst(GCNOp::S_MOV_B64, {def(Cond), imm(1)});
+  B.inst(GCNOp::S_AND_SAVEEXEC_B64, {def(Sv2), use(Cond)});
+  B.inst(GCNOp::V_ADD_U32, {def(Dv), use(A), use(X)});
+  B.inst(GCNOp::S_MOV_B64, {MOperand::hw(HwReg::Exec, true, false), use(Sv2)});
+  B.inst(GCNOp::V_MOV_B32, {def(Fin), use(Dv)});
   coalesceInPlace(B.F);
   auto DefOf = [&](unsigned I) { return B.F.Insts[I].Ops[0].Reg; };
+  // Instruction 20: D = A + X inside the if keeps D apart from A.
+  EXPECT_NE(DefOf(20), B.F.Insts[20].Ops[1].Reg);
   // Instructions 3, 4, 5: the three adds of the loop, one register.
   EXPECT_EQ(DefOf(3), DefOf(4));
   EXPECT_EQ(DefOf(4), DefOf(5));

@@ -303,7 +303,11 @@ llvm::Error allocateRegisters(MFunction &F);
 /// ALU instruction writes virtual register D whole and reads C whole, both
 /// of one class and neither precoloured nor made by spilling, and the two
 /// never interfere (Chaitin: neither is written while the other is live
-/// after the write; C dies at the instruction), D becomes C. A loop's
+/// after the write; C dies at the instruction), and EXEC stays what it is
+/// wherever either lives (no EXEC write from the first position of either
+/// to the last, no branch into that stretch from outside: liveness does not
+/// see lanes, and a definition under a narrower EXEC keeps the other
+/// lanes' values), D becomes C. A loop's
 /// chain of accumulations (`acc = fma(a, b, acc)` four times, each result a
 /// web of its own) then stays in the accumulator's register, which linear
 /// scan over hole-less intervals could not otherwise reuse. Repeated until

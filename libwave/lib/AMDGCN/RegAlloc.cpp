@@ -567,6 +567,40 @@ void coalesceInPlace(MFunction &F) {
            !(isVector(F.VRegs[R].Class) && Wide.test(R));
   };
   for (unsigned Round = 0; Round < 16; ++Round) {
+    // Liveness does not see lanes either where EXEC changes: a definition
+    // under a narrower EXEC keeps other lanes' values the liveness counts
+    // as dead. So the two must live where EXEC stays what it is: no EXEC
+    // write from the first position either occurs at to the last, and no
+    // branch from outside that stretch into it.
+    Intervals Iv = computeIntervals(F);
+    std::vector<unsigned> ExecWrites(F.Insts.size() + 1, 0);
+    DenseMap<int64_t, std::pair<unsigned, unsigned>> BranchesTo; // min, max
+    for (unsigned I = 0; I < F.Insts.size(); ++I) {
+      const MInst &MI = F.Insts[I];
+      ExecWrites[I + 1] = ExecWrites[I] + writesExec(MI);
+      if (MI.Kind == InstKind::Branch && !MI.Ops.empty() &&
+          MI.Ops[0].K == MOperand::Label) {
+        auto [It, New] = BranchesTo.try_emplace(MI.Ops[0].Value, I, I);
+        It->second.first = std::min(It->second.first, I);
+        It->second.second = std::max(It->second.second, I);
+      }
+    }
+    auto SameExec = [&](uint32_t A, uint32_t B) {
+      int Lo = std::min(Iv.Start[A], Iv.Start[B]);
+      int Hi = std::max(Iv.End[A], Iv.End[B]);
+      if (Lo < 0 || Hi < Lo || ExecWrites[Hi + 1] != ExecWrites[Lo])
+        return false;
+      for (int J = Lo + 1; J <= Hi; ++J) {
+        const MInst &MI = F.Insts[J];
+        if (MI.Kind != InstKind::Label)
+          continue;
+        auto It = BranchesTo.find(MI.Ops[0].Value);
+        if (It != BranchesTo.end() &&
+            (int(It->second.first) < Lo || int(It->second.second) > Hi))
+          return false;
+      }
+      return true;
+    };
     // Candidates: an ALU instruction I writing D whole (not merging) and
     // reading C whole, both of one class.
     struct Cand {
@@ -591,6 +625,8 @@ void coalesceInPlace(MFunction &F) {
             Src.Sub >= 0 || Src.Reg == Dst.Reg ||
             F.VRegs[Src.Reg].Class != F.VRegs[Dst.Reg].Class ||
             !Ok(Src.Reg))
+          continue;
+        if (!SameExec(Src.Reg, Dst.Reg))
           continue;
         Of[Src.Reg].push_back(unsigned(Cands.size()));
         Of[Dst.Reg].push_back(unsigned(Cands.size()));
