@@ -57,6 +57,12 @@ llvm::SMLoc Binding::loc() const {
 }
 
 /// Promotion rank: bool < i32 < u32 < f16 < f32 < f64.
+/// Why `%` and `//` reject f64 operands: WAVE has no f64 remainder, floor or
+/// truncation (formats/isa.md §2.6; formats/kernel-languages.md §3).
+static constexpr llvm::StringLiteral NoF64Op =
+    "not supported on f64 (WAVE's f64 operations are add, sub, mul, fma, div "
+    "and sqrt: formats/isa.md §2.6)";
+
 static unsigned rank(Scalar S) { return unsigned(S); }
 
 static std::string quoted(const Type &T) { return "'" + typeName(T) + "'"; }
@@ -652,8 +658,7 @@ Type Sema::checkBinary(BinaryExpr &B, ExprPtr &Self) {
     case BinaryOp::Rem:
     case BinaryOp::FloorDiv:
       if (T.isScalar(Scalar::F64))
-        return Bad("not supported on f64 (WAVE's f64 operations are add, "
-                   "sub, mul, fma, div and sqrt: formats/isa.md §2.6)");
+        return Bad(NoF64Op);
       [[fallthrough]];
     default:
       if (IsBool)
@@ -1111,6 +1116,12 @@ void Sema::checkAssign(AssignStmt &A) {
                                      *A.Op == BinaryOp::Shr))) {
     Diags.error(A.loc(), "invalid operands to '" + Sp + "=' (" + quoted(TT) +
                              " and " + quoted(VT) + ")");
+    return;
+  }
+  if (T.isScalar(Scalar::F64) &&
+      (*A.Op == BinaryOp::Rem || *A.Op == BinaryOp::FloorDiv)) {
+    Diags.error(A.loc(), "invalid operands to '" + Sp + "=' (" + quoted(TT) +
+                             " and " + quoted(VT) + "): " + NoF64Op);
     return;
   }
   A.OpTy = T;

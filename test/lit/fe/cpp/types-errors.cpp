@@ -27,4 +27,10 @@ __kernel void k(const float* p, float* q, int n) {
     }
 // CHECK: types-errors.cpp:[[@LINE+1]]:11: error: invalid operands to '%' ('f64' and 'float literal'): not supported on f64 (WAVE's f64 operations are add, sub, mul, fma, div and sqrt: formats/isa.md §2.6)
     d = d % 2.0;
+    // Compound assignments are checked like their operator (a fuzzer find:
+    // this lowered to an f64 ftrunc, which MIR does not have).
+// CHECK: types-errors.cpp:[[@LINE+1]]:10: error: invalid operands to '%=' ('f32' and 'f64'): not supported on f64 (WAVE's f64 operations are add, sub, mul, fma, div and sqrt: formats/isa.md §2.6)
+    q[0] %= (double)1.1f;
+// CHECK: types-errors.cpp:[[@LINE+1]]:7: error: invalid operands to '%=' ('f64' and 'float literal'): {{.*}}
+    d %= 2.0;
 }

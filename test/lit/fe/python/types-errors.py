@@ -17,3 +17,8 @@ def k(p: f32[:], q: i32[:], n: u32):
     atomic_min(q, 0, 1)
 # CHECK: types-errors.py:[[@LINE+1]]:5: error: call to unknown function 'nope'
     nope(1)
+# CHECK: types-errors.py:[[@LINE+2]]:7: error: invalid operands to '//=' ('f64' and 'f64'): not supported on f64 (WAVE's f64 operations are add, sub, mul, fma, div and sqrt: formats/isa.md §2.6)
+    d = f64(p[0])
+    d //= f64(2.0)
+# CHECK: types-errors.py:[[@LINE+1]]:7: error: invalid operands to '%=' ('f64' and 'f64'): {{.*}}
+    d %= f64(2.0)
