@@ -1113,7 +1113,8 @@ void Sema::checkAssign(AssignStmt &A) {
                                      *A.Op == BinaryOp::BitOr ||
                                      *A.Op == BinaryOp::BitXor ||
                                      *A.Op == BinaryOp::Shl ||
-                                     *A.Op == BinaryOp::Shr))) {
+                                     *A.Op == BinaryOp::Shr ||
+                                     *A.Op == BinaryOp::LShr))) {
     Diags.error(A.loc(), "invalid operands to '" + Sp + "=' (" + quoted(TT) +
                              " and " + quoted(VT) + ")");
     return;

@@ -14,4 +14,10 @@ export function k(p: f32[], q: u32[], n: u32): void {
   z = 2;
 // CHECK: types-errors.ts:[[@LINE+1]]:11: error: cannot convert 'f32' to 'u32' implicitly in the store to 'q'; convert it explicitly: u32(x)
   q[0] = p[0];
+  let w: f32 = p[1];
+// CHECK: types-errors.ts:[[@LINE+1]]:5: error: invalid operands to '>>>=' ('f32' and 'integer literal')
+  w >>>= 1;
+  let v: number = 2.5;
+// CHECK: types-errors.ts:[[@LINE+1]]:5: error: invalid operands to '%=' ('f64' and 'integer literal'): {{.*}}
+  v %= 2;
 }
