@@ -226,24 +226,6 @@ bool isInlineConstant(int64_t V) {
          V == 0xC0000000 || V == 0x40800000 || V == 0xC0800000;
 }
 
-struct DefCounts {
-  std::vector<unsigned> Defs;
-  std::vector<int> DefAt;
-};
-
-DefCounts countDefs(const MFunction &F) {
-  DefCounts C;
-  C.Defs.assign(F.VRegs.size(), 0);
-  C.DefAt.assign(F.VRegs.size(), -1);
-  for (unsigned I = 0; I < F.Insts.size(); ++I)
-    for (const MOperand &O : F.Insts[I].Ops)
-      if (O.K == MOperand::VReg && O.IsDef) {
-        ++C.Defs[O.Reg];
-        C.DefAt[O.Reg] = int(I);
-      }
-  return C;
-}
-
 /// Whether \p O is the only operand \p MI defines and a whole register
 /// (not a tuple part, not a merging definition).
 bool soleWholeDef(const MInst &MI) {
@@ -522,7 +504,7 @@ bool runRangeFold(MFunction &F) {
   std::vector<uint8_t> Bits = computeValueBits(F);
   std::vector<CFGBlock> Blocks = buildCFG(F);
   SCCLiveness Live(F, Blocks);
-  DefCounts C = countDefs(F);
+  VRegCounts C = countDefsAndUses(F);
   // X < K for every value X can hold: X < 2^bits(X) <= K.
   auto Below = [&](const MOperand &X, const MOperand &K) {
     if (K.K != MOperand::Imm)
@@ -541,11 +523,6 @@ bool runRangeFold(MFunction &F) {
   DenseMap<uint32_t, int> SetLanes;
   DenseSet<uint32_t> ClearMasks; // lane masks known to be 0
   DenseMap<uint32_t, unsigned> ExecCopies; // mask -> its `s_mov M, exec`
-  std::vector<unsigned> Uses(F.VRegs.size(), 0);
-  for (const MInst &MI : F.Insts)
-    for (const MOperand &O : MI.Ops)
-      if (O.K == MOperand::VReg && O.IsUse)
-        ++Uses[O.Reg];
   auto ExecKept = [&](unsigned From, unsigned To) {
     for (unsigned J = From + 1; J < To; ++J)
       if (writesExec(F.Insts[J]))
@@ -559,7 +536,7 @@ bool runRangeFold(MFunction &F) {
     for (unsigned K : {1u, 2u}) {
       const MOperand &T = Or.Ops[K], &M = Or.Ops[3 - K];
       if (T.K != MOperand::VReg || M.K != MOperand::VReg || !SingleDef(T) ||
-          Uses[T.Reg] != 1 || T.Sub >= 0 || M.Sub >= 0)
+          C.Uses[T.Reg] != 1 || T.Sub >= 0 || M.Sub >= 0)
         continue;
       unsigned TI = unsigned(C.DefAt[T.Reg]);
       MInst &Andn2 = F.Insts[TI];
@@ -764,14 +741,9 @@ bool runDSOffsetFold(MFunction &F) {
   std::vector<uint8_t> Bits = computeValueBits(F);
   std::vector<CFGBlock> Blocks = buildCFG(F);
   SCCLiveness Live(F, Blocks);
-  DefCounts C = countDefs(F);
-  std::vector<unsigned> Uses(F.VRegs.size(), 0);
-  for (const MInst &MI : F.Insts)
-    for (const MOperand &O : MI.Ops)
-      if (O.K == MOperand::VReg && O.IsUse)
-        ++Uses[O.Reg];
+  VRegCounts C = countDefsAndUses(F);
   auto SoleDef = [&](uint32_t R) -> MInst * {
-    if (C.Defs[R] != 1 || Uses[R] != 1 || F.VRegs[R].Fixed >= 0)
+    if (C.Defs[R] != 1 || C.Uses[R] != 1 || F.VRegs[R].Fixed >= 0)
       return nullptr;
     MInst &D = F.Insts[unsigned(C.DefAt[R])];
     return soleWholeDef(D) && D.Ops[0].Reg == R ? &D : nullptr;
@@ -850,7 +822,7 @@ void runKernargMerge(MFunction &F) {
   std::vector<CFGBlock> Blocks = buildCFG(F);
   if (Blocks.empty())
     return;
-  DefCounts C = countDefs(F);
+  VRegCounts C = countDefsAndUses(F);
   // The entry block's dword loads through a precoloured pointer, by offset.
   std::map<int64_t, unsigned> ByOff; // offset -> instruction
   uint32_t Ptr = ~0u;
@@ -994,7 +966,7 @@ public:
     for (unsigned B = 0; B < N; ++B)
       for (unsigned I = Blocks[B].Begin; I < Blocks[B].End; ++I)
         WritesExec[B] |= writesExec(F.Insts[I]);
-    C = countDefs(F);
+    C = countDefsAndUses(F);
     SCCLiveness Live(F, Blocks);
     SCC = &Live;
     walk(0, 0);
@@ -1010,7 +982,7 @@ private:
 
   MFunction &F;
   std::vector<char> WritesExec;
-  DefCounts C;
+  VRegCounts C;
   StringMap<Entry> Table;
   const SCCLiveness *SCC = nullptr;
   std::vector<std::pair<std::string, std::optional<Entry>>> Undo;
@@ -1238,7 +1210,7 @@ public:
   explicit Fuser(MFunction &F) : F(F), T(*F.T) {}
 
   bool round() {
-    C = countDefs(F);
+    C = countDefsAndUses(F);
     Bits = computeValueBits(F);
     std::vector<CFGBlock> Blocks = buildCFG(F);
     SCCLiveness Live(F, Blocks);
@@ -1261,7 +1233,7 @@ public:
 private:
   MFunction &F;
   const GCNTarget &T;
-  DefCounts C;
+  VRegCounts C;
   std::vector<uint8_t> Bits;
   std::vector<SmallVector<std::pair<unsigned, unsigned>, 2>> Uses;
   const SCCLiveness *SCC = nullptr;
@@ -1496,7 +1468,7 @@ bool hoistLoop(MFunction &F, const Dominance &D, unsigned H,
           if (O.K == MOperand::VReg && O.IsDef)
             ++LoopDefs[O.Reg];
       }
-  DefCounts C = countDefs(F);
+  VRegCounts C = countDefsAndUses(F);
   std::vector<MInst> Hoisted;
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     if (!In[B])

@@ -395,6 +395,34 @@ inline bool writesExec(const MInst &MI) {
   return MI.has(OF_DefEXEC);
 }
 
+/// How often each virtual register is written and read (an operand that is
+/// both, as in a merging definition, counts as both), and the index into
+/// MFunction::Insts of its last definition (-1: none). Indexed by vreg.
+struct VRegCounts {
+  std::vector<unsigned> Defs, Uses;
+  std::vector<int> DefAt;
+};
+
+/// Counts the definitions and uses of every virtual register of \p F.
+inline VRegCounts countDefsAndUses(const MFunction &F) {
+  VRegCounts C;
+  C.Defs.assign(F.VRegs.size(), 0);
+  C.Uses.assign(F.VRegs.size(), 0);
+  C.DefAt.assign(F.VRegs.size(), -1);
+  for (unsigned I = 0; I < F.Insts.size(); ++I)
+    for (const MOperand &O : F.Insts[I].Ops) {
+      if (O.K != MOperand::VReg)
+        continue;
+      if (O.IsDef) {
+        ++C.Defs[O.Reg];
+        C.DefAt[O.Reg] = int(I);
+      }
+      if (O.IsUse)
+        ++C.Uses[O.Reg];
+    }
+  return C;
+}
+
 /// Copy propagation, identity elimination and strength reduction on the
 /// virtual-register IR (before allocation).
 void runPeephole(MFunction &F);

@@ -71,30 +71,6 @@ bool isF16Source(const MInst &MI, unsigned K) {
   return !Op.starts_with("v_cvt_") || Op.ends_with("_f16");
 }
 
-struct Counts {
-  std::vector<unsigned> Defs, Uses;
-  std::vector<int> DefAt;
-};
-
-Counts count(const MFunction &F) {
-  Counts C;
-  C.Defs.assign(F.VRegs.size(), 0);
-  C.Uses.assign(F.VRegs.size(), 0);
-  C.DefAt.assign(F.VRegs.size(), -1);
-  for (unsigned I = 0; I < F.Insts.size(); ++I)
-    for (const MOperand &O : F.Insts[I].Ops) {
-      if (O.K != MOperand::VReg)
-        continue;
-      if (O.IsDef) {
-        ++C.Defs[O.Reg];
-        C.DefAt[O.Reg] = int(I);
-      }
-      if (O.IsUse)
-        ++C.Uses[O.Reg];
-    }
-  return C;
-}
-
 bool isPow2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 
 /// Whether SCC as \p F.Insts[I] leaves it is never read: a later
@@ -236,7 +212,7 @@ void runPeephole(MFunction &F) {
   unsigned Rounds = 0;
   while (Changed && Rounds++ < 8) {
     Changed = false;
-    Counts C = count(F);
+    VRegCounts C = countDefsAndUses(F);
     // Constant propagation.
     for (unsigned I = 0; I < F.Insts.size(); ++I) {
       MInst &MI = F.Insts[I];
@@ -263,7 +239,7 @@ void runPeephole(MFunction &F) {
       }
     }
     Changed |= foldIdentities(F);
-    C = count(F);
+    C = countDefsAndUses(F);
     // Strength reduction.
     for (MInst &MI : F.Insts) {
       // x * 2^k -> x << k. The VALU shift takes its amount first
@@ -322,7 +298,7 @@ void runPeephole(MFunction &F) {
           O.Reg = D;
       eraseInst(MI);
       Changed = true;
-      C = count(F);
+      C = countDefsAndUses(F);
     }
     // Forward copies of never-redefined precoloured inputs.
     for (unsigned I = 0; I < F.Insts.size(); ++I) {
@@ -341,7 +317,7 @@ void runPeephole(MFunction &F) {
       Changed = true;
     }
     // Dead definitions.
-    C = count(F);
+    C = countDefsAndUses(F);
     for (MInst &MI : F.Insts) {
       if (MI.Kind != InstKind::VALU && MI.Kind != InstKind::SALU)
         continue;

@@ -115,9 +115,11 @@ std::vector<Block> computeLiveness(const MFunction &F) {
   return Blocks;
 }
 
-Intervals computeIntervals(const MFunction &F) {
+/// The live interval of every virtual register of \p F, from its blocks'
+/// liveness \p Blocks (computeLiveness of the same \p F).
+Intervals computeIntervals(const MFunction &F,
+                           const std::vector<Block> &Blocks) {
   unsigned NV = unsigned(F.VRegs.size());
-  std::vector<Block> Blocks = computeLiveness(F);
   Intervals Iv;
   Iv.Start.assign(NV, INT32_MAX), Iv.End.assign(NV, -1);
   Iv.StartsAtDef.assign(NV, 0), Iv.EndsAtUse.assign(NV, 0);
@@ -131,7 +133,7 @@ Intervals computeIntervals(const MFunction &F) {
     else if (P == Iv.End[R])
       Iv.EndsAtUse[R] &= OnlyUse;
   };
-  for (Block &B : Blocks) {
+  for (const Block &B : Blocks) {
     for (unsigned R : B.LiveIn.set_bits())
       Touch(R, int(B.Begin), false, false);
     for (unsigned R : B.LiveOut.set_bits())
@@ -157,6 +159,10 @@ Intervals computeIntervals(const MFunction &F) {
       Iv.StartsAtDef[R] = Iv.EndsAtUse[R] = 0;
     }
   return Iv;
+}
+
+Intervals computeIntervals(const MFunction &F) {
+  return computeIntervals(F, computeLiveness(F));
 }
 
 /// What one linear scan found.
@@ -572,7 +578,8 @@ void coalesceInPlace(MFunction &F) {
     // as dead. So the two must live where EXEC stays what it is: no EXEC
     // write from the first position either occurs at to the last, and no
     // branch from outside that stretch into it.
-    Intervals Iv = computeIntervals(F);
+    std::vector<Block> Blocks = computeLiveness(F);
+    Intervals Iv = computeIntervals(F, Blocks);
     std::vector<unsigned> ExecWrites(F.Insts.size() + 1, 0);
     DenseMap<int64_t, std::pair<unsigned, unsigned>> BranchesTo; // min, max
     for (unsigned I = 0; I < F.Insts.size(); ++I) {
@@ -638,7 +645,7 @@ void coalesceInPlace(MFunction &F) {
       return;
     // Chaitin's test: C and D interfere where one is written while the
     // other is live after the write (at I itself, C must die).
-    for (const Block &B : computeLiveness(F)) {
+    for (const Block &B : Blocks) {
       BitVector Live = B.LiveOut;
       for (unsigned J = B.End; J-- > B.Begin;) {
         const MInst &MI = F.Insts[J];
