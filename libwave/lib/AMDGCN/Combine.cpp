@@ -498,15 +498,89 @@ std::optional<bool> compareImms(GCNOp Op, int64_t A64, int64_t B64) {
   }
 }
 
-} // namespace
+/// The AMDGCN SALU compare \p MI decides by its operands alone: a compare
+/// of a register with itself (a structurizer's "true" flag: icmp_eq r, r)
+/// or of two immediates.
+std::optional<bool> decideTrivialCompare(const MInst &MI) {
+  const auto &O = MI.Ops;
+  if (O.size() != 2)
+    return std::nullopt;
+  if (O[0].K == MOperand::Imm && O[1].K == MOperand::Imm)
+    return compareImms(MI.Opc, O[0].Value, O[1].Value);
+  bool Same = O[0].K == MOperand::VReg && O[1].K == MOperand::VReg &&
+              O[0].Reg == O[1].Reg && O[0].Sub == O[1].Sub && !O[0].Neg &&
+              !O[1].Neg;
+  if (!Same)
+    return std::nullopt;
+  switch (MI.Opc) {
+  case GCNOp::S_CMP_EQ_U32:
+  case GCNOp::S_CMP_LE_U32:
+  case GCNOp::S_CMP_GE_U32:
+  case GCNOp::S_CMP_LE_I32:
+  case GCNOp::S_CMP_GE_I32:
+    return true;
+  case GCNOp::S_CMP_LG_U32:
+  case GCNOp::S_CMP_LT_U32:
+  case GCNOp::S_CMP_GT_U32:
+  case GCNOp::S_CMP_LT_I32:
+  case GCNOp::S_CMP_GT_I32:
+    return false;
+  default:
+    return std::nullopt;
+  }
+}
 
-bool runRangeFold(MFunction &F) {
-  std::vector<uint8_t> Bits = computeValueBits(F);
-  std::vector<CFGBlock> Blocks = buildCFG(F);
-  SCCLiveness Live(F, Blocks);
-  VRegCounts C = countDefsAndUses(F);
-  // X < K for every value X can hold: X < 2^bits(X) <= K.
-  auto Below = [&](const MOperand &X, const MOperand &K) {
+/// runRangeFold over one function: one walk of its blocks, each rule a
+/// method, with the lane masks seen so far in the block order.
+class RangeFolder {
+public:
+  explicit RangeFolder(MFunction &F)
+      : F(F), Bits(computeValueBits(F)), Blocks(buildCFG(F)),
+        Live(F, Blocks), C(countDefsAndUses(F)) {}
+
+  bool run() {
+    bool Changed = false;
+    for (const CFGBlock &Bl : Blocks)
+      for (unsigned I = Bl.Begin; I < Bl.End; ++I)
+        Changed |= visit(Bl, I);
+    if (Changed)
+      dropErased(F);
+    return Changed;
+  }
+
+private:
+  MFunction &F;
+  std::vector<uint8_t> Bits;
+  std::vector<CFGBlock> Blocks;
+  SCCLiveness Live;
+  VRegCounts C;
+  /// Lane masks known to be set: every lane (-1), or every lane active at
+  /// the v_cmp that wrote it (the index of that instruction).
+  DenseMap<uint32_t, int> SetLanes;
+  DenseSet<uint32_t> ClearMasks;           ///< lane masks known to be 0
+  DenseMap<uint32_t, unsigned> ExecCopies; ///< mask -> its `s_mov M, exec`
+
+  /// Applies the first rule that matches instruction \p I of block \p Bl;
+  /// whether it changed anything.
+  bool visit(const CFGBlock &Bl, unsigned I) {
+    MInst &MI = F.Insts[I];
+    if (foldSign(MI))
+      return true;
+    if (std::optional<bool> Known = decideCompare(MI))
+      return foldKnownSCC(Bl, I, *Known);
+    if (recordMask(I))
+      return false;
+    // A predicate written under EXEC: P' = (P & ~exec) | M, with M a copy
+    // of EXEC (P | exec) or 0 (P & ~exec), in one instruction.
+    if ((MI.is(GCNOp::S_OR_B64) || MI.is(GCNOp::S_OR_B32)) &&
+        MI.Ops.size() == 3 && !MI.Ops[0].IsUse &&
+        foldPredicateWrite(I, Bl.Begin))
+      return true;
+    return foldSelect(Bl, I);
+  }
+
+  /// X < K for every value X can hold: X < 2^bits(X) <= K.
+  bool below(const MOperand &X, const MOperand &K) const {
     if (K.K != MOperand::Imm)
       return false;
     if (X.K == MOperand::Imm)
@@ -514,28 +588,123 @@ bool runRangeFold(MFunction &F) {
     if (X.K != MOperand::VReg || X.Sub >= 0 || X.Neg || Bits[X.Reg] >= 32)
       return false;
     return (uint64_t(1) << Bits[X.Reg]) <= uint64_t(uint32_t(K.Value));
-  };
-  auto SingleDef = [&](const MOperand &O) {
+  }
+
+  bool singleDef(const MOperand &O) const {
     return O.K == MOperand::VReg && O.Sub < 0 && C.Defs[O.Reg] == 1;
-  };
-  // Lane masks known to be set: every lane (-1), or every lane active at
-  // the v_cmp that wrote it (the index of that instruction).
-  DenseMap<uint32_t, int> SetLanes;
-  DenseSet<uint32_t> ClearMasks; // lane masks known to be 0
-  DenseMap<uint32_t, unsigned> ExecCopies; // mask -> its `s_mov M, exec`
-  auto ExecKept = [&](unsigned From, unsigned To) {
+  }
+
+  /// Whether no instruction strictly between \p From and \p To writes EXEC.
+  bool execKept(unsigned From, unsigned To) const {
     for (unsigned J = From + 1; J < To; ++J)
       if (writesExec(F.Insts[J]))
         return false;
     return true;
-  };
-  // `s_or D, T, M` at \p I with T = `s_andn2 T, P, exec` (used only here,
-  // its SCC never read) in this block since \p Begin.
-  auto foldPredicateWrite = [&](unsigned I, unsigned Begin) {
+  }
+
+  /// The sign of a value known to be below 2^31 is 0:
+  /// `v_ashrrev_i32 D, 31, X` becomes `v_mov_b32 D, 0`.
+  bool foldSign(MInst &MI) {
+    const auto &O = MI.Ops;
+    if (!MI.is(GCNOp::V_ASHRREV_I32) || O.size() != 3 ||
+        O[1].K != MOperand::Imm || (O[1].Value & 31) != 31 ||
+        O[2].K != MOperand::VReg || O[2].Sub >= 0 || O[2].Neg ||
+        Bits[O[2].Reg] > 31 || O[0].IsUse)
+      return false;
+    toMov(MI, MOperand::imm(0));
+    return true;
+  }
+
+  /// The SCC the SALU compare \p MI sets, where known bits or its operands
+  /// decide it.
+  std::optional<bool> decideCompare(const MInst &MI) const {
+    if (MI.is(GCNOp::S_CMP_LT_U32) && MI.Ops.size() == 2 &&
+        below(MI.Ops[0], MI.Ops[1]))
+      return true;
+    return decideTrivialCompare(MI);
+  }
+
+  /// SCC as compare \p I leaves it is \p Known: its readers up to the next
+  /// SCC write in the block read a constant (branches become unconditional
+  /// or go, selects become moves), and the compare goes where nothing else
+  /// reads SCC. Nothing changes if a reader is something else.
+  bool foldKnownSCC(const CFGBlock &Bl, unsigned I, bool Known) {
+    unsigned Last = I;
+    SmallVector<unsigned, 2> Readers;
+    for (unsigned J = I + 1; J < Bl.End; ++J) {
+      const MInst &X = F.Insts[J];
+      if (readsSCCAny(X)) {
+        bool Select =
+            (X.is(GCNOp::S_CSELECT_B32) || X.is(GCNOp::S_CSELECT_B64)) &&
+            X.Ops.size() == 3;
+        if (!Select && !X.is(GCNOp::S_CBRANCH_SCC0) &&
+            !X.is(GCNOp::S_CBRANCH_SCC1))
+          return false;
+        Readers.push_back(J), Last = J;
+      }
+      if (writesSCCAny(X))
+        break;
+    }
+    for (unsigned J : Readers) {
+      MInst &X = F.Insts[J];
+      if (X.is(GCNOp::S_CBRANCH_SCC1) || X.is(GCNOp::S_CBRANCH_SCC0)) {
+        if (X.is(GCNOp::S_CBRANCH_SCC1) == Known)
+          X.setOp(GCNOp::S_BRANCH);
+        else
+          eraseInst(X);
+      } else {
+        X.setOp(X.is(GCNOp::S_CSELECT_B64) ? GCNOp::S_MOV_B64
+                                           : GCNOp::S_MOV_B32);
+        if (!Known)
+          std::swap(X.Ops[1], X.Ops[2]);
+        X.Ops.pop_back();
+      }
+    }
+    if (Live.deadAfter(Last))
+      eraseInst(F.Insts[I]);
+    return true;
+  }
+
+  /// Records a lane mask instruction \p I writes whose value is known: a
+  /// `v_cmp_gt_u32_e64 M, K, X` (or `lt`, swapped) with X below K sets M in
+  /// every active lane; `s_mov M, exec` copies EXEC; `s_mov M, -1` and
+  /// `s_mov M, 0`. Whether \p I was one.
+  bool recordMask(unsigned I) {
+    const MInst &MI = F.Insts[I];
+    const auto &O = MI.Ops;
+    if (O.size() == 3 && singleDef(O[0]) &&
+        ((MI.is(GCNOp::V_CMP_GT_U32_E64) && below(O[2], O[1])) ||
+         (MI.is(GCNOp::V_CMP_LT_U32_E64) && below(O[1], O[2])))) {
+      SetLanes[O[0].Reg] = int(I);
+      return true;
+    }
+    if (!(MI.is(GCNOp::S_MOV_B64) || MI.is(GCNOp::S_MOV_B32)) ||
+        O.size() != 2 || !singleDef(O[0]))
+      return false;
+    if (O[1].K == MOperand::Hw && O[1].H == HwReg::Exec &&
+        F.VRegs[O[0].Reg].Class == F.maskClass()) {
+      ExecCopies[O[0].Reg] = I;
+      return true;
+    }
+    if (O[1].K != MOperand::Imm || (O[1].Value != -1 && O[1].Value != 0) ||
+        F.VRegs[O[0].Reg].Class != F.maskClass())
+      return false;
+    if (O[1].Value == -1)
+      SetLanes[O[0].Reg] = -1;
+    else
+      ClearMasks.insert(O[0].Reg);
+    return true;
+  }
+
+  /// `s_or D, T, M` at \p I with T = `s_andn2 T, P, exec` (used only here,
+  /// its SCC never read) in this block since \p Begin, P unchanged since
+  /// and EXEC too: `s_or D, P, exec` where M is a copy of that EXEC,
+  /// `s_andn2 D, P, exec` where M is 0.
+  bool foldPredicateWrite(unsigned I, unsigned Begin) {
     MInst &Or = F.Insts[I];
     for (unsigned K : {1u, 2u}) {
       const MOperand &T = Or.Ops[K], &M = Or.Ops[3 - K];
-      if (T.K != MOperand::VReg || M.K != MOperand::VReg || !SingleDef(T) ||
+      if (T.K != MOperand::VReg || M.K != MOperand::VReg || !singleDef(T) ||
           C.Uses[T.Reg] != 1 || T.Sub >= 0 || M.Sub >= 0)
         continue;
       unsigned TI = unsigned(C.DefAt[T.Reg]);
@@ -544,7 +713,7 @@ bool runRangeFold(MFunction &F) {
           !(Andn2.is(GCNOp::S_ANDN2_B64) || Andn2.is(GCNOp::S_ANDN2_B32)) ||
           Andn2.Ops.size() != 3 || Andn2.Ops[2].K != MOperand::Hw ||
           Andn2.Ops[2].H != HwReg::Exec || Andn2.Ops[1].K != MOperand::VReg ||
-          !ExecKept(TI, I) || !Live.deadAfter(TI))
+          !execKept(TI, I) || !Live.deadAfter(TI))
         continue;
       const MOperand P = Andn2.Ops[1];
       bool PKept = true;
@@ -555,7 +724,7 @@ bool runRangeFold(MFunction &F) {
         continue;
       auto EC = ExecCopies.find(M.Reg);
       bool IsExec = EC != ExecCopies.end() && EC->second >= Begin &&
-                    ExecKept(EC->second, I);
+                    execKept(EC->second, I);
       if (!IsExec && !ClearMasks.count(M.Reg))
         continue;
       MOperand D = Or.Ops[0];
@@ -566,144 +735,37 @@ bool runRangeFold(MFunction &F) {
       return true;
     }
     return false;
-  };
-  bool Changed = false;
-  for (const CFGBlock &Bl : Blocks)
-    for (unsigned I = Bl.Begin; I < Bl.End; ++I) {
-      MInst &MI = F.Insts[I];
-      const auto &O = MI.Ops;
-      // A compare of a register with itself (a structurizer's "true"
-      // flag: icmp_eq r, r) is decided too.
-      auto Same = [&]() {
-        return O.size() == 2 && O[0].K == MOperand::VReg &&
-               O[1].K == MOperand::VReg && O[0].Reg == O[1].Reg &&
-               O[0].Sub == O[1].Sub && !O[0].Neg && !O[1].Neg;
-      };
-      // The sign of a value known to be below 2^31 is 0.
-      if (MI.is(GCNOp::V_ASHRREV_I32) && O.size() == 3 &&
-          O[1].K == MOperand::Imm && (O[1].Value & 31) == 31 &&
-          O[2].K == MOperand::VReg && O[2].Sub < 0 && !O[2].Neg &&
-          Bits[O[2].Reg] <= 31 && !O[0].IsUse) {
-        toMov(MI, MOperand::imm(0));
-        Changed = true;
-        continue;
-      }
-      std::optional<bool> Known;
-      if (MI.is(GCNOp::S_CMP_LT_U32) && O.size() == 2 && Below(O[0], O[1]))
-        Known = true;
-      else if (O.size() == 2 && O[0].K == MOperand::Imm &&
-               O[1].K == MOperand::Imm)
-        Known = compareImms(MI.Opc, O[0].Value, O[1].Value);
-      else if ((MI.is(GCNOp::S_CMP_EQ_U32) || MI.is(GCNOp::S_CMP_LE_U32) ||
-                MI.is(GCNOp::S_CMP_GE_U32) || MI.is(GCNOp::S_CMP_LE_I32) ||
-                MI.is(GCNOp::S_CMP_GE_I32)) &&
-               Same())
-        Known = true;
-      else if ((MI.is(GCNOp::S_CMP_LG_U32) || MI.is(GCNOp::S_CMP_LT_U32) ||
-                MI.is(GCNOp::S_CMP_GT_U32) || MI.is(GCNOp::S_CMP_LT_I32) ||
-                MI.is(GCNOp::S_CMP_GT_I32)) &&
-               Same())
-        Known = false;
-      if (Known) {
-        // SCC is known: its readers up to the next SCC write read a
-        // constant.
-        unsigned Last = I;
-        bool Ok = true;
-        SmallVector<unsigned, 2> Readers;
-        for (unsigned J = I + 1; J < Bl.End; ++J) {
-          const MInst &X = F.Insts[J];
-          if (readsSCCAny(X)) {
-            bool Select = (X.is(GCNOp::S_CSELECT_B32) ||
-                           X.is(GCNOp::S_CSELECT_B64)) &&
-                          X.Ops.size() == 3;
-            Ok &= Select || X.is(GCNOp::S_CBRANCH_SCC0) ||
-                  X.is(GCNOp::S_CBRANCH_SCC1);
-            Readers.push_back(J), Last = J;
-          }
-          if (writesSCCAny(X))
-            break;
-        }
-        if (!Ok)
-          continue;
-        for (unsigned J : Readers) {
-          MInst &X = F.Insts[J];
-          if (X.is(GCNOp::S_CBRANCH_SCC1) || X.is(GCNOp::S_CBRANCH_SCC0)) {
-            if (X.is(GCNOp::S_CBRANCH_SCC1) == *Known)
-              X.setOp(GCNOp::S_BRANCH);
-            else
-              eraseInst(X);
-          } else {
-            X.setOp(X.is(GCNOp::S_CSELECT_B64) ? GCNOp::S_MOV_B64
-                                               : GCNOp::S_MOV_B32);
-            if (!*Known)
-              std::swap(X.Ops[1], X.Ops[2]);
-            X.Ops.pop_back();
-          }
-        }
-        if (Live.deadAfter(Last))
-          eraseInst(MI);
-        Changed = true;
-        continue;
-      }
-      if (O.size() == 3 && SingleDef(O[0]) &&
-          ((MI.is(GCNOp::V_CMP_GT_U32_E64) && Below(O[2], O[1])) ||
-           (MI.is(GCNOp::V_CMP_LT_U32_E64) && Below(O[1], O[2])))) {
-        SetLanes[O[0].Reg] = int(I);
-        continue;
-      }
-      if ((MI.is(GCNOp::S_MOV_B64) || MI.is(GCNOp::S_MOV_B32)) &&
-          O.size() == 2 && SingleDef(O[0]) && O[1].K == MOperand::Hw &&
-          O[1].H == HwReg::Exec && F.VRegs[O[0].Reg].Class == F.maskClass()) {
-        ExecCopies[O[0].Reg] = I;
-        continue;
-      }
-      // A predicate written under EXEC: P' = (P & ~exec) | M, with M a copy
-      // of EXEC (P | exec) or 0 (P & ~exec), in one instruction.
-      if ((MI.is(GCNOp::S_OR_B64) || MI.is(GCNOp::S_OR_B32)) && O.size() == 3 &&
-          !O[0].IsUse)
-        if (foldPredicateWrite(I, Bl.Begin)) {
-          Changed = true;
-          continue;
-        }
-      if ((MI.is(GCNOp::S_MOV_B64) || MI.is(GCNOp::S_MOV_B32)) &&
-          O.size() == 2 && SingleDef(O[0]) && O[1].K == MOperand::Imm &&
-          (O[1].Value == -1 || O[1].Value == 0) &&
-          F.VRegs[O[0].Reg].Class == F.maskClass()) {
-        if (O[1].Value == -1)
-          SetLanes[O[0].Reg] = -1;
-        else
-          ClearMasks.insert(O[0].Reg);
-        continue;
-      }
-      if (MI.is(GCNOp::V_CNDMASK_B32_E64) && O.size() == 4 &&
-          O[3].K == MOperand::VReg && ClearMasks.count(O[3].Reg) &&
-          !O[1].Neg) { // no lane selects the second value
-        toMov(MI, MOperand(O[1]));
-        Changed = true;
-        continue;
-      }
-      if (MI.is(GCNOp::V_CNDMASK_B32_E64) && O.size() == 4 &&
-          O[3].K == MOperand::VReg && !O[2].Neg) {
-        auto It = SetLanes.find(O[3].Reg);
-        if (It == SetLanes.end())
-          continue;
-        if (It->second >= 0) { // same EXEC as at the compare
-          if (unsigned(It->second) < Bl.Begin)
-            continue;
-          bool ExecKept = true;
-          for (unsigned J = unsigned(It->second) + 1; J < I; ++J)
-            ExecKept &= !writesExec(F.Insts[J]);
-          if (!ExecKept)
-            continue;
-        }
-        toMov(MI, MOperand(O[2]));
-        Changed = true;
-      }
+  }
+
+  /// `v_cndmask_b32_e64 D, A, B, M` on a known mask M: a move of A where M
+  /// is 0; a move of B where M is set in every lane, or in every lane
+  /// active at its compare with EXEC unchanged since (in this block).
+  bool foldSelect(const CFGBlock &Bl, unsigned I) {
+    MInst &MI = F.Insts[I];
+    const auto &O = MI.Ops;
+    if (!MI.is(GCNOp::V_CNDMASK_B32_E64) || O.size() != 4 ||
+        O[3].K != MOperand::VReg)
+      return false;
+    if (ClearMasks.count(O[3].Reg) && !O[1].Neg) {
+      toMov(MI, MOperand(O[1]));
+      return true;
     }
-  if (Changed)
-    dropErased(F);
-  return Changed;
-}
+    if (O[2].Neg)
+      return false;
+    auto It = SetLanes.find(O[3].Reg);
+    if (It == SetLanes.end())
+      return false;
+    if (It->second >= 0 && (unsigned(It->second) < Bl.Begin ||
+                            !execKept(unsigned(It->second), I)))
+      return false;
+    toMov(MI, MOperand(O[2]));
+    return true;
+  }
+};
+
+} // namespace
+
+bool runRangeFold(MFunction &F) { return RangeFolder(F).run(); }
 
 //===----------------------------------------------------------------------===//
 // Constant address parts into DS offsets
