@@ -13,12 +13,21 @@
 //     successors (each reached only from it) above the branch, LLVM's
 //     HoistThenElseCodeToIf: the same pure computation on the same
 //     operands, done once for the lanes of both sides;
-//  6. fold a phi whose incoming values are all one value (or the phi).
+//  6. fold a phi whose incoming values are all one value (or the phi);
+//  7. fold a `condbr` into the one before it when both reach a common
+//     destination, LLVM's FoldBranchToCommonDest: where ^p ends in
+//     `condbr %c, ^x, ^b` and ^b (reached only from ^p, no phis, at most
+//     four pure instructions) ends in `condbr %d, ^x, ^y`, ^b's
+//     instructions move into ^p, which branches on `or %c, %d` to ^x or
+//     ^y (`and` when ^p's true side is ^b; `not %d` when ^b reaches ^x on
+//     false, or %d's predicate inverted when it is an integer compare
+//     used only there). The phis of ^x must take one value from ^p and ^b.
+//     A short circuit `a or b` then costs one divergent branch, not two.
 // Steps 1-4 and 6 do not change which lanes run an instruction, so
-// convergent operations are safe; step 5 moves only instructions without
-// side effects, memory reads or convergence, whose value in a lane does
-// not depend on the other lanes that run them. The entry block is never
-// merged away or bypassed.
+// convergent operations are safe; steps 5 and 7 move only instructions
+// without side effects, memory reads or convergence, whose value in a lane
+// does not depend on the other lanes that run them. The entry block is
+// never merged away or bypassed.
 //
 //   before                               after
 //   ^entry:                              ^entry:
@@ -89,21 +98,142 @@ public:
       Changed |= bypassEmpty(F, Stats);
       Changed |= hoistCommon(F, Stats);
       Changed |= foldTrivialPhis(F, Stats);
+      Changed |= foldToCommonDest(F, Stats);
       Any |= Changed;
     }
     return Any;
   }
 
 private:
+  /// Whether \p I may run in lanes (or on paths) that would not have run it:
+  /// it produces a value and has no side effects, memory reads or
+  /// convergence. (No MIR operation traps: division by 0 gives 0,
+  /// formats/mir.md.)
+  static bool isPure(const Instruction &I) {
+    return I.type() != Type::Void && !I.isPhi() && !I.isTerminator() &&
+           !I.hasSideEffects() && !I.mayReadMemory() && !I.isConvergent();
+  }
+
+  /// The integer compare that holds exactly where one with \p P does not.
+  static std::optional<CmpPred> inverse(CmpPred P) {
+    switch (P) {
+    case CmpPred::Eq:
+      return CmpPred::Ne;
+    case CmpPred::Ne:
+      return CmpPred::Eq;
+    case CmpPred::Lt:
+      return CmpPred::Ge;
+    case CmpPred::Ge:
+      return CmpPred::Lt;
+    case CmpPred::Le:
+      return CmpPred::Gt;
+    case CmpPred::Gt:
+      return CmpPred::Le;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// The most instructions step 7 moves from the second block into the
+  /// first (LLVM's bonus-instruction threshold is 1; a divergent branch
+  /// costs a GPU more than a few ALU operations).
+  static constexpr unsigned MaxSpeculated = 4;
+
+  /// Step 7 (file comment). One fold per block and round: the CFG snapshot
+  /// is stale for the blocks a fold touched.
+  bool foldToCommonDest(Function &F, PassStats &Stats) {
+    bool Changed = false;
+    CFG G(F);
+    SmallPtrSet<const BasicBlock *, 8> Touched;
+    for (const auto &PB : F.blocks()) {
+      BasicBlock *P = PB.get();
+      Instruction *PT = P->terminator();
+      if (!PT || PT->opcode() != Opcode::CondBr || Touched.count(P))
+        continue;
+      for (unsigned Side : {0u, 1u}) {
+        BasicBlock *B = PT->block(Side), *X = PT->block(1 - Side);
+        if (B == X || B == P || X == P || B == F.entry() || hasPhis(B) ||
+            Touched.count(B) || Touched.count(X))
+          continue;
+        ArrayRef<BasicBlock *> BPreds = G.predecessors(B);
+        Instruction *BT = B->terminator();
+        if (BPreds.size() != 1 || BPreds[0] != P || !BT ||
+            BT->opcode() != Opcode::CondBr)
+          continue;
+        unsigned XSide = BT->block(0) == X ? 0 : BT->block(1) == X ? 1 : 2;
+        if (XSide == 2)
+          continue;
+        BasicBlock *Y = BT->block(1 - XSide);
+        if (Y == X || Y == B || Y == P || Touched.count(Y))
+          continue;
+        unsigned N = 0;
+        bool Ok = true;
+        for (Instruction &I : B->insts())
+          if (&I != BT)
+            Ok &= isPure(I), ++N;
+        if (!Ok || N > MaxSpeculated)
+          continue;
+        bool SamePhis = true;
+        for (Instruction &Phi : X->insts()) {
+          if (!Phi.isPhi())
+            break;
+          SamePhis &= Phi.incomingFor(P) == Phi.incomingFor(B);
+        }
+        if (!SamePhis)
+          continue;
+        // Side 1: ^x when %c or (%d reaching ^x); side 0: ^y when %c and
+        // (%d reaching ^y).
+        Value *C = PT->operand(0), *D = BT->operand(0);
+        Instruction::DebugLoc Loc = BT->debugLoc();
+        auto Emit = [&](Opcode Op, std::initializer_list<Value *> Ops) {
+          auto I = Instruction::create(Op, Type::I1);
+          I->setDebugLoc(Loc);
+          for (Value *V : Ops)
+            I->addOperand(V);
+          return P->insert(BasicBlock::iterator(PT), std::move(I));
+        };
+        while (&B->front() != BT)
+          P->insert(BasicBlock::iterator(PT), B->remove(&B->front()));
+        // %d as "^b goes where ^p's new branch goes on true": to ^x on
+        // side 1, to ^y on side 0. An integer compare read only here is
+        // inverted instead (a float compare's inverse would need the
+        // unordered predicates MIR lacks).
+        if (XSide == Side) {
+          auto *DI = dyn_cast<Instruction>(D);
+          std::optional<CmpPred> Inv;
+          if (DI && DI->opcode() == Opcode::ICmp && DI->parent() == P &&
+              DI->numUses() == 1)
+            Inv = inverse(DI->cmpPred());
+          if (Inv)
+            DI->setImm(0, unsigned(*Inv));
+          else
+            D = Emit(Opcode::Not, {D});
+        }
+        Value *Cond = Emit(Side ? Opcode::Or : Opcode::And, {C, D});
+        PT->setOperand(0, Cond);
+        PT->setBlock(Side, Y);
+        renamePhiEntries(Y, B, P);
+        removePhiEntries(X, B);
+        // ^b is unreachable now (a self-loop, so that no phi lists it);
+        // removeUnreachable deletes it next round.
+        BT->eraseFromParent();
+        auto Br = Instruction::create(Opcode::Br, Type::Void);
+        Br->addBlock(B);
+        B->append(std::move(Br));
+        Touched.insert({P, B, X, Y});
+        Stats.add(name(), "branches folded into their predecessor's");
+        Changed = true;
+        break;
+      }
+    }
+    return Changed;
+  }
+
   /// Whether \p A and \p B compute the same value: one pure operation
   /// (no side effects, memory reads or convergence) with the same types,
   /// immediates and operands.
   static bool sameComputation(const Instruction &A, const Instruction &B) {
-    auto Pure = [](const Instruction &I) {
-      return I.type() != Type::Void && !I.isPhi() && !I.isTerminator() &&
-             !I.hasSideEffects() && !I.mayReadMemory() && !I.isConvergent();
-    };
-    return Pure(A) && Pure(B) && A.opcode() == B.opcode() &&
+    return isPure(A) && isPure(B) && A.opcode() == B.opcode() &&
            A.type() == B.type() && A.auxType() == B.auxType() &&
            A.callee() == B.callee() && A.imms() == B.imms() &&
            A.operands() == B.operands();
