@@ -7,6 +7,7 @@ so that two executors that implement formats/isa.md (with the "default" column o
 must print the same `--dump-u32` of the output region, byte for byte.
 
     wavegen.py --seed S [--out DIR] [--transcendentals] [--unaligned] [--combine]
+               [--masks]
 
 writes DIR/k.wave, DIR/in.bin and DIR/args (one wave-run argument per line,
 without --wave-width, which depends on the target). As a module:
@@ -30,6 +31,10 @@ What a kernel contains
 * With --combine, statements shaped like what the AMDGCN stage's CSE and
   fusion rewrite (shl feeding iadd, iadd feeding shl, narrow products feeding
   iadd, repeated operations; st_combine), and their near misses.
+* With --masks, predicates kept as 0/1 values, as wave-ra keeps an i1 that
+  outlives its compare: `select r, p, 1, 0` of compares, combined with
+  or/and/xor, and compared back to a predicate with icmp_ne/icmp_eq r, 0
+  that a select reads (st_masks; the AMDGCN stage works on the lane masks).
 * An epilogue that stores every pool register, the predicates and the
   thread's LDS region to its output slots (and, when nothing halts, the
   workgroup's shared LDS atomics words after a barrier).
@@ -144,8 +149,10 @@ NICE_FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 1.5, 0.25, 100.0,
 
 class Options:
     def __init__(self, transcendentals=False, unaligned=False, size=1.0,
-                 fresh_predicates=False, combine=False, latch_breaks=False, mma=False):
+                 fresh_predicates=False, combine=False, latch_breaks=False, mma=False,
+                 masks=False):
         self.fresh_predicates = fresh_predicates
+        self.masks = masks
         self.combine = combine
         self.latch_breaks = latch_breaks
         self.mma = mma
@@ -478,6 +485,41 @@ class Gen:
                                         ", ".join("r%d" % s for s in srcs)), d)
             self.st_observe(d, r1)
             self.st_observe(d, r2)
+
+    def st_masks(self, d):
+        """--masks: predicates as 0/1 values compared back (wave-ra's i1 in
+        a register; the AMDGCN stage's RangeFolder::foldMaskImage): one or
+        two compares made 0/1 (or 1/0) with select, an or/and/xor of the
+        two, then icmp_ne/icmp_eq against 0 into a predicate a select reads.
+        Sometimes predicated, with a statement between, or the 0/1 value
+        read again, which the fold must leave alone."""
+        self.new_group()
+        self.emit("mov_imm r%d, 1" % T1, d)
+        self.emit("mov_imm r%d, 0" % T2, d)
+        vals = []
+        for k in range(1 if self.chance(0.3) else 2):
+            p = self.pred()
+            op = self.pick(ICMP + FCMP)
+            self.emit("%s%s p%d, r%d, r%d" % (self.prefix(0.1), op, p, self.src(), self.src()), d)
+            t = (T3, T4)[k]
+            one, zero = (T1, T2) if self.chance(0.85) else (T2, T1)
+            # Unpredicated: the temporaries may hold nothing yet.
+            self.emit("select r%d, p%d, r%d, r%d" % (t, p, one, zero), d)
+            vals.append(t)
+        if len(vals) == 2:
+            op = self.pick(["or", "and", "xor", "or", "and"])
+            self.emit("%s%s r%d, r%d, r%d" % (self.prefix(0.1), op, T3, T3, T4), d)
+        if self.chance(0.2):
+            self.simple(None, d)
+            self.new_group()
+        q = self.pred()
+        cmp = "icmp_ne" if self.chance(0.8) else "icmp_eq"
+        args = (T3, T2) if self.chance(0.8) else (T2, T3)
+        self.emit("%s%s p%d, r%d, r%d" % (self.prefix(0.1), cmp, q, args[0], args[1]), d)
+        self.emit("%sselect r%d, p%d, r%d, r%d" % (self.prefix(0.1), self.dst(), q,
+                                                  self.src(), self.src()), d)
+        if self.chance(0.15):
+            self.st_observe(d, T3)
 
     def st_mov(self, d):
         self.new_group()
@@ -947,6 +989,8 @@ class Gen:
             choices.append((self.st_pk_fma, 4))
         if self.opt.mma:
             choices.append((self.st_mma, 6))
+        if self.opt.masks:
+            choices.append((self.st_masks, 8))
         if ctx.frames < 31 and self.budget > 0:
             choices.append(("if", 6))
             if ctx.iter_budget < 24:
@@ -1213,12 +1257,14 @@ def add_options(ap):
                          "in whole-wave workgroups")
     ap.add_argument("--mma", action="store_true",
                     help="also generate MMA loads, computes and stores on each thread's LDS")
+    ap.add_argument("--masks", action="store_true",
+                    help="also generate predicates kept as 0/1 values and compared back")
 
 
 def options_from(a):
     """Options from arguments parsed with add_options."""
     return Options(a.transcendentals, a.unaligned, a.size, a.fresh_predicates, a.combine,
-                   a.latch_breaks, a.mma)
+                   a.latch_breaks, a.mma, a.masks)
 
 
 def main():

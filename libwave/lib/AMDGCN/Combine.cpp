@@ -576,7 +576,88 @@ private:
         MI.Ops.size() == 3 && !MI.Ops[0].IsUse &&
         foldPredicateWrite(I, Bl.Begin))
       return true;
+    if (foldMaskImage(Bl, I))
+      return true;
     return foldSelect(Bl, I);
+  }
+
+  /// The register defined once by `v_cndmask_b32_e64 X, 0, 1, M` and used
+  /// once, with M a whole mask defined once: that instruction's index and
+  /// M; nullopt otherwise.
+  std::optional<std::pair<unsigned, MOperand>>
+  maskImage(const MOperand &X) const {
+    if (X.K != MOperand::VReg || X.Sub >= 0 || X.Neg || !singleDef(X) ||
+        C.Uses[X.Reg] != 1 || F.VRegs[X.Reg].Fixed >= 0)
+      return std::nullopt;
+    unsigned DI = unsigned(C.DefAt[X.Reg]);
+    const MInst &D = F.Insts[DI];
+    if (!D.is(GCNOp::V_CNDMASK_B32_E64) || D.Ops.size() != 4 ||
+        !soleWholeDef(D) || D.Ops[1].K != MOperand::Imm ||
+        D.Ops[1].Value != 0 || D.Ops[2].K != MOperand::Imm ||
+        D.Ops[2].Value != 1 || !singleDef(D.Ops[3]) || D.Ops[3].Neg ||
+        F.VRegs[D.Ops[3].Reg].Class != F.maskClass())
+      return std::nullopt;
+    return std::make_pair(DI, D.Ops[3]);
+  }
+
+  /// A lane mask made a 0/1 value and compared back (wave-ra keeps an i1
+  /// that outlives its compare in a register: `select r, p, 1, 0`, then
+  /// `icmp_ne p', r, 0`): `v_cmp_ne_u32_e64 D, X, 0` with X =
+  /// `v_cndmask_b32_e64 X, 0, 1, M` is `s_and D, M, exec`; with X a
+  /// `v_or_b32` (`v_and_b32`) of two such values of M1 and M2, the later
+  /// of the two cndmasks becomes `s_or T, M1, M2` (`s_and`) and the compare
+  /// `s_and D, T, exec` (`a or b` of two compares: four instructions fewer).
+  /// Everything in block \p Bl, EXEC unchanged from the first cndmask to
+  /// the compare \p I, SCC dead where a SALU instruction now writes it.
+  bool foldMaskImage(const CFGBlock &Bl, unsigned I) {
+    MInst &Cmp = F.Insts[I];
+    if (!Cmp.is(GCNOp::V_CMP_NE_U32_E64) || Cmp.Ops.size() != 3 ||
+        Cmp.Ops[0].Sub >= 0 || !Live.deadAfter(I))
+      return false;
+    unsigned K = Cmp.Ops[2].K == MOperand::Imm ? 1 : 2;
+    const MOperand &Zero = Cmp.Ops[3 - K];
+    if (Zero.K != MOperand::Imm || Zero.Value != 0)
+      return false;
+    bool W64 = F.maskClass() == RegClass::S64;
+    auto InBlock = [&](unsigned J) { return J >= Bl.Begin && J < I; };
+    auto AndExec = [&](const MOperand &M) {
+      MOperand D = Cmp.Ops[0];
+      Cmp.setOp(W64 ? GCNOp::S_AND_B64 : GCNOp::S_AND_B32);
+      Cmp.Ops = {D, M, MOperand::hw(HwReg::Exec, false, true)};
+    };
+    if (auto Img = maskImage(Cmp.Ops[K])) {
+      if (!InBlock(Img->first) || !execKept(Img->first, I))
+        return false;
+      eraseInst(F.Insts[Img->first]);
+      AndExec(Img->second);
+      return true;
+    }
+    const MOperand &X = Cmp.Ops[K];
+    if (X.K != MOperand::VReg || X.Sub >= 0 || X.Neg || !singleDef(X) ||
+        C.Uses[X.Reg] != 1 || F.VRegs[X.Reg].Fixed >= 0)
+      return false;
+    unsigned XI = unsigned(C.DefAt[X.Reg]);
+    MInst &Logic = F.Insts[XI];
+    bool IsOr = Logic.is(GCNOp::V_OR_B32);
+    if ((!IsOr && !Logic.is(GCNOp::V_AND_B32)) || Logic.Ops.size() != 3 ||
+        !soleWholeDef(Logic) || !InBlock(XI))
+      return false;
+    auto A = maskImage(Logic.Ops[1]), B = maskImage(Logic.Ops[2]);
+    if (!A || !B || A->first == B->first)
+      return false;
+    unsigned First = std::min(A->first, B->first);
+    unsigned Later = std::max(A->first, B->first);
+    if (!InBlock(First) || !execKept(First, I) || !Live.deadAfter(Later))
+      return false;
+    uint32_t T = F.newVReg(F.maskClass());
+    MInst &Host = F.Insts[Later];
+    Host.setOp(IsOr ? (W64 ? GCNOp::S_OR_B64 : GCNOp::S_OR_B32)
+                    : (W64 ? GCNOp::S_AND_B64 : GCNOp::S_AND_B32));
+    Host.Ops = {MOperand::def(T), A->second, B->second};
+    eraseInst(F.Insts[First]);
+    eraseInst(Logic);
+    AndExec(MOperand::use(T));
+    return true;
   }
 
   /// X < K for every value X can hold: X < 2^bits(X) <= K.

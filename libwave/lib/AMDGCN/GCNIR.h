@@ -465,7 +465,10 @@ std::vector<uint8_t> computeValueBits(const MFunction &F);
 /// sign of a division by 2^k's dividend) becomes `v_mov D, 0`. A
 /// predicate written under EXEC, `s_andn2 T, P, exec; s_or D, T, M`, is
 /// `s_or D, P, exec` where M is a copy of the same EXEC and `s_andn2 D, P,
-/// exec` where M is 0. Returns whether anything changed.
+/// exec` where M is 0. A mask made 0/1 and compared back, `v_cmp_ne_u32 D,
+/// X, 0` with X = `v_cndmask_b32 X, 0, 1, M` (or an or/and of two such),
+/// is `s_and D, M, exec` (of `s_or`/`s_and M1, M2`). Returns whether
+/// anything changed.
 bool runRangeFold(MFunction &F);
 
 /// Constant parts of LDS addresses into the instruction's 16-bit offset
