@@ -17,17 +17,30 @@
 //  7. fold a `condbr` into the one before it when both reach a common
 //     destination, LLVM's FoldBranchToCommonDest: where ^p ends in
 //     `condbr %c, ^x, ^b` and ^b (reached only from ^p, no phis, at most
-//     four pure instructions) ends in `condbr %d, ^x, ^y`, ^b's
-//     instructions move into ^p, which branches on `or %c, %d` to ^x or
-//     ^y (`and` when ^p's true side is ^b; `not %d` when ^b reaches ^x on
-//     false, or %d's predicate inverted when it is an integer compare
-//     used only there). The phis of ^x must take one value from ^p and ^b.
-//     A short circuit `a or b` then costs one divergent branch, not two.
+//     four cheap pure instructions: isCheap) ends in `condbr %d, ^x, ^y`,
+//     ^b's instructions move into ^p, which branches on `or %c, %d` to ^x
+//     or ^y (`and` when ^p's true side is ^b; `not %d` when ^b reaches ^x
+//     on false, or %d's predicate inverted when it is an integer compare
+//     used only there). The phis of ^x must take one value from ^p and
+//     ^b. A short circuit `a or b` then costs one divergent branch, not
+//     two;
+//  8. sink the identical last instructions of a join's two predecessors
+//     (each ending in `br` to it) into the join, LLVM's
+//     SinkCommonCodeFromPredecessors: the same pure operation or load,
+//     whose result only a phi of the join takes from both, with at most
+//     one operand differing (which becomes a phi): `x = a[-1] if c else
+//     a[i - 1]` loads once, from a phi of the two addresses;
+//  9. turn the phis of an if/else (or if) whose sides hold at most four
+//     cheap pure instructions each into `select`s on the branch
+//     condition, the sides' instructions moved above the branch (LLVM's
+//     FoldTwoEntryPHINode): every lane computes both, and no branch is
+//     left.
 // Steps 1-4 and 6 do not change which lanes run an instruction, so
-// convergent operations are safe; steps 5 and 7 move only instructions
+// convergent operations are safe; steps 5, 7 and 9 move only instructions
 // without side effects, memory reads or convergence, whose value in a lane
-// does not depend on the other lanes that run them. The entry block is
-// never merged away or bypassed.
+// does not depend on the other lanes that run them; step 8 moves such
+// instructions and loads, each lane still running one copy. The entry
+// block is never merged away or bypassed.
 //
 //   before                               after
 //   ^entry:                              ^entry:
@@ -99,6 +112,8 @@ public:
       Changed |= hoistCommon(F, Stats);
       Changed |= foldTrivialPhis(F, Stats);
       Changed |= foldToCommonDest(F, Stats);
+      Changed |= sinkCommon(F, Stats);
+      Changed |= foldTwoEntryPhis(F, Stats);
       Any |= Changed;
     }
     return Any;
@@ -112,6 +127,34 @@ private:
   static bool isPure(const Instruction &I) {
     return I.type() != Type::Void && !I.isPhi() && !I.isTerminator() &&
            !I.hasSideEffects() && !I.mayReadMemory() && !I.isConvergent();
+  }
+
+  /// Whether \p I may be speculated (steps 7 and 9): pure, and not one of
+  /// the operations that expand to long sequences on the targets (integer
+  /// division, the division, square-root and transcendental float
+  /// sequences, anything on f64), which a lane would then run even where
+  /// the branch would have let the whole wave skip them.
+  static bool isCheap(const Instruction &I) {
+    if (!isPure(I) || I.type() == Type::F64 || I.auxType() == Type::F64)
+      return false;
+    for (const Value *V : I.operands())
+      if (V->type() == Type::F64)
+        return false;
+    switch (I.opcode()) {
+    case Opcode::Div:
+    case Opcode::Rem:
+    case Opcode::FDiv:
+    case Opcode::FSqrt:
+    case Opcode::FRsqrt:
+    case Opcode::FRcp:
+    case Opcode::FSin:
+    case Opcode::FCos:
+    case Opcode::FExp2:
+    case Opcode::FLog2:
+      return false;
+    default:
+      return true;
+    }
   }
 
   /// The integer compare that holds exactly where one with \p P does not.
@@ -170,7 +213,7 @@ private:
         bool Ok = true;
         for (Instruction &I : B->insts())
           if (&I != BT)
-            Ok &= isPure(I), ++N;
+            Ok &= isCheap(I), ++N;
         if (!Ok || N > MaxSpeculated)
           continue;
         bool SamePhis = true;
@@ -225,6 +268,128 @@ private:
         Changed = true;
         break;
       }
+    }
+    return Changed;
+  }
+
+  /// Step 8 (file comment).
+  bool sinkCommon(Function &F, PassStats &Stats) {
+    bool Changed = false;
+    CFG G(F);
+    for (const auto &JB : F.blocks()) {
+      BasicBlock *J = JB.get();
+      ArrayRef<BasicBlock *> Preds = G.predecessors(J);
+      if (Preds.size() != 2)
+        continue;
+      BasicBlock *A = Preds[0], *B = Preds[1];
+      auto EndsInBrToJ = [&](BasicBlock *X) {
+        Instruction *T = X->terminator();
+        return X != J && T && T->opcode() == Opcode::Br && X->size() >= 2;
+      };
+      while (EndsInBrToJ(A) && EndsInBrToJ(B)) {
+        Instruction &IA = *std::prev(BasicBlock::iterator(A->terminator()));
+        Instruction &IB = *std::prev(BasicBlock::iterator(B->terminator()));
+        if (IA.isPhi() || IB.isPhi() || IA.type() == Type::Void ||
+            IA.hasSideEffects() || IA.isConvergent() ||
+            IA.opcode() != IB.opcode() || IA.type() != IB.type() ||
+            IA.auxType() != IB.auxType() || IA.imms() != IB.imms() ||
+            IA.callee() != IB.callee() ||
+            IA.numOperands() != IB.numOperands() || IA.numUses() != 1 ||
+            IB.numUses() != 1)
+          break;
+        auto *Phi = dyn_cast<Instruction>(IA.uses().front().User);
+        if (!Phi || !Phi->isPhi() || Phi->parent() != J ||
+            Phi->incomingFor(A) != &IA || Phi->incomingFor(B) != &IB)
+          break;
+        // (An operand that is the phi itself, around a loop, would make the
+        // moved instruction read its own result.)
+        SmallVector<unsigned, 1> Differ;
+        bool ReadsPhi = false;
+        for (unsigned K = 0; K < IA.numOperands(); ++K) {
+          if (IA.operand(K) != IB.operand(K))
+            Differ.push_back(K);
+          ReadsPhi |= IA.operand(K) == Phi || IB.operand(K) == Phi;
+        }
+        if (Differ.size() > 1 || ReadsPhi)
+          break;
+        Instruction *Moved = J->insert(J->begin(), A->remove(&IA));
+        for (unsigned K : Differ) {
+          auto OpPhi = Instruction::create(Opcode::Phi, Moved->operand(K)->type());
+          OpPhi->addIncoming(Moved->operand(K), A);
+          OpPhi->addIncoming(IB.operand(K), B);
+          Moved->setOperand(K, J->insert(J->begin(), std::move(OpPhi)));
+        }
+        // The moved instruction goes after every phi of J.
+        BasicBlock::iterator After = J->begin();
+        while (After != J->end() && (After->isPhi() || &*After == Moved))
+          ++After;
+        J->insert(After, J->remove(Moved));
+        Phi->replaceAllUsesWith(Moved);
+        Phi->eraseFromParent();
+        IB.eraseFromParent();
+        Stats.add(name(), "instructions sunk");
+        Changed = true;
+      }
+    }
+    return Changed;
+  }
+
+  /// Step 9 (file comment).
+  bool foldTwoEntryPhis(Function &F, PassStats &Stats) {
+    bool Changed = false;
+    CFG G(F);
+    SmallPtrSet<const BasicBlock *, 8> Touched;
+    for (const auto &PB : F.blocks()) {
+      BasicBlock *P = PB.get();
+      Instruction *PT = P->terminator();
+      if (!PT || PT->opcode() != Opcode::CondBr || Touched.count(P))
+        continue;
+      BasicBlock *T = PT->block(0), *E = PT->block(1);
+      // A side: a block reached only from P that holds few pure
+      // instructions and a `br` to the join; or P itself going straight
+      // to the join (the `if` without `else`).
+      auto Side = [&](BasicBlock *S) -> BasicBlock * {
+        if (S == P || Touched.count(S))
+          return nullptr;
+        ArrayRef<BasicBlock *> SP = G.predecessors(S);
+        Instruction *ST = S->terminator();
+        if (SP.size() == 1 && SP[0] == P && ST && ST->opcode() == Opcode::Br &&
+            !hasPhis(S) && S->size() - 1 <= MaxSpeculated &&
+            all_of(S->insts(), [&](const Instruction &I) {
+              return &I == ST || isCheap(I);
+            }))
+          return ST->block(0);
+        return nullptr;
+      };
+      BasicBlock *JT = Side(T), *JE = Side(E);
+      BasicBlock *J = JT && JE && JT == JE ? JT : JT == E ? E : JE == T ? T : nullptr;
+      if (!J || J == P || Touched.count(J) || !hasPhis(J))
+        continue;
+      BasicBlock *FromT = J == T ? P : T, *FromE = J == E ? P : E;
+      ArrayRef<BasicBlock *> JP = G.predecessors(J);
+      if (JP.size() != 2 || !is_contained(JP, FromT) || !is_contained(JP, FromE))
+        continue;
+      for (BasicBlock *S : {T, E})
+        if (S != J)
+          while (&S->front() != S->terminator())
+            P->insert(BasicBlock::iterator(PT), S->remove(&S->front()));
+      Value *C = PT->operand(0);
+      while (hasPhis(J)) {
+        Instruction &Phi = J->front();
+        auto Sel = Instruction::create(Opcode::Select, Phi.type());
+        Sel->setDebugLoc(Phi.debugLoc());
+        Sel->addOperand(C);
+        Sel->addOperand(Phi.incomingFor(FromT));
+        Sel->addOperand(Phi.incomingFor(FromE));
+        Phi.replaceAllUsesWith(P->insert(BasicBlock::iterator(PT), std::move(Sel)));
+        Phi.eraseFromParent();
+        Stats.add(name(), "phis made selects");
+      }
+      // P goes to J directly; the emptied sides become unreachable.
+      PT->setBlock(0, J);
+      PT->setBlock(1, J);
+      Touched.insert({P, T, E, J});
+      Changed = true;
     }
     return Changed;
   }

@@ -16,8 +16,10 @@
 // CHECK-NEXT:   %cond.i = phi i32 [-3, ^cond.true], [7, ^cond.false]
 // CHECK-NEXT:   %cond.b = phi i1 [%s.b, ^cond.true], [false, ^cond.false]
 // CHECK:        call f32 @helper(
+// At -O2 the first `if` (constant leaves) becomes selects (simplifycfg).
 // OPT-LABEL: kernel @k1(
-// OPT:         %cond.d.2 = phi f64 [%cond.d.1, ^cond.end.2], [%cond.d, ^cond.end]
+// OPT:         select f64 %{{[0-9]+}}, 2.0, 4.0
+// OPT:         %cond.d.2 = phi f64 [%{{[0-9]+}}, ^cond.false.1], [%{{[0-9]+}}, ^entry]
 // OPT:         %u.d = fmul f64 %cond.d.2, 2.0
 // OPT:         %u.d.1 = phi f64 [%cond.d.2, ^cond.end.1], [%u.d, ^if.then]
 // OPT:         cvt f64 %u.d.1 to f32
