@@ -312,18 +312,18 @@ private:
         }
         if (Differ.size() > 1 || ReadsPhi)
           break;
-        Instruction *Moved = J->insert(J->begin(), A->remove(&IA));
+        std::unique_ptr<Instruction> Sunk = A->remove(&IA);
         for (unsigned K : Differ) {
-          auto OpPhi = Instruction::create(Opcode::Phi, Moved->operand(K)->type());
-          OpPhi->addIncoming(Moved->operand(K), A);
+          auto OpPhi =
+              Instruction::create(Opcode::Phi, Sunk->operand(K)->type());
+          OpPhi->addIncoming(Sunk->operand(K), A);
           OpPhi->addIncoming(IB.operand(K), B);
-          Moved->setOperand(K, J->insert(J->begin(), std::move(OpPhi)));
+          Sunk->setOperand(K, J->insert(J->begin(), std::move(OpPhi)));
         }
-        // The moved instruction goes after every phi of J.
         BasicBlock::iterator After = J->begin();
-        while (After != J->end() && (After->isPhi() || &*After == Moved))
+        while (After != J->end() && After->isPhi())
           ++After;
-        J->insert(After, J->remove(Moved));
+        Instruction *Moved = J->insert(After, std::move(Sunk));
         Phi->replaceAllUsesWith(Moved);
         Phi->eraseFromParent();
         IB.eraseFromParent();
