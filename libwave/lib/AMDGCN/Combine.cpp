@@ -535,8 +535,8 @@ std::optional<bool> decideTrivialCompare(const MInst &MI) {
 class RangeFolder {
 public:
   explicit RangeFolder(MFunction &F)
-      : F(F), Bits(computeValueBits(F)), Blocks(buildCFG(F)),
-        Live(F, Blocks), C(countDefsAndUses(F)) {}
+      : F(F), Bits(computeValueBits(F)), Blocks(buildCFG(F)), Live(F, Blocks),
+        C(countDefsAndUses(F)) {}
 
   bool run() {
     bool Changed = false;
@@ -836,8 +836,8 @@ private:
     auto It = SetLanes.find(O[3].Reg);
     if (It == SetLanes.end())
       return false;
-    if (It->second >= 0 && (unsigned(It->second) < Bl.Begin ||
-                            !execKept(unsigned(It->second), I)))
+    if (It->second >= 0 &&
+        (unsigned(It->second) < Bl.Begin || !execKept(unsigned(It->second), I)))
       return false;
     toMov(MI, MOperand(O[2]));
     return true;

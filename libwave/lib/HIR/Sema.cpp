@@ -1109,12 +1109,10 @@ void Sema::checkAssign(AssignStmt &A) {
     T = Type::scalar(*D);
   }
   settleLiteral(A.Target, T);
-  if (T.isBool() || (T.isFloat() && (*A.Op == BinaryOp::BitAnd ||
-                                     *A.Op == BinaryOp::BitOr ||
-                                     *A.Op == BinaryOp::BitXor ||
-                                     *A.Op == BinaryOp::Shl ||
-                                     *A.Op == BinaryOp::Shr ||
-                                     *A.Op == BinaryOp::LShr))) {
+  if (T.isBool() ||
+      (T.isFloat() && (*A.Op == BinaryOp::BitAnd || *A.Op == BinaryOp::BitOr ||
+                       *A.Op == BinaryOp::BitXor || *A.Op == BinaryOp::Shl ||
+                       *A.Op == BinaryOp::Shr || *A.Op == BinaryOp::LShr))) {
     Diags.error(A.loc(), "invalid operands to '" + Sp + "=' (" + quoted(TT) +
                              " and " + quoted(VT) + ")");
     return;

@@ -362,12 +362,21 @@ private:
         return nullptr;
       };
       BasicBlock *JT = Side(T), *JE = Side(E);
-      BasicBlock *J = JT && JE && JT == JE ? JT : JT == E ? E : JE == T ? T : nullptr;
+      // The join: where both sides go (if/else), or P's other successor
+      // where one side goes there (if without else).
+      BasicBlock *J = nullptr;
+      if (JT && JT == JE)
+        J = JT;
+      else if (JT == E)
+        J = E;
+      else if (JE == T)
+        J = T;
       if (!J || J == P || Touched.count(J) || !hasPhis(J))
         continue;
       BasicBlock *FromT = J == T ? P : T, *FromE = J == E ? P : E;
       ArrayRef<BasicBlock *> JP = G.predecessors(J);
-      if (JP.size() != 2 || !is_contained(JP, FromT) || !is_contained(JP, FromE))
+      if (JP.size() != 2 || !is_contained(JP, FromT) ||
+          !is_contained(JP, FromE))
         continue;
       for (BasicBlock *S : {T, E})
         if (S != J)
@@ -381,7 +390,8 @@ private:
         Sel->addOperand(C);
         Sel->addOperand(Phi.incomingFor(FromT));
         Sel->addOperand(Phi.incomingFor(FromE));
-        Phi.replaceAllUsesWith(P->insert(BasicBlock::iterator(PT), std::move(Sel)));
+        Phi.replaceAllUsesWith(
+            P->insert(BasicBlock::iterator(PT), std::move(Sel)));
         Phi.eraseFromParent();
         Stats.add(name(), "phis made selects");
       }
