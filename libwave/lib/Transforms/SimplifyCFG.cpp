@@ -157,6 +157,23 @@ private:
     }
   }
 
+  /// Whether every instruction of \p S but its terminator may be speculated
+  /// (isCheap), and there are at most MaxSpeculated of them (steps 7, 9).
+  static bool speculatableBody(BasicBlock *S) {
+    Instruction *T = S->terminator();
+    return S->size() - 1 <= MaxSpeculated &&
+           all_of(S->insts(),
+                  [&](const Instruction &I) { return &I == T || isCheap(I); });
+  }
+
+  /// Moves every instruction of \p S but its terminator to just before
+  /// \p Before's terminator (steps 7, 9).
+  static void hoistBody(BasicBlock *S, BasicBlock *Before) {
+    Instruction *T = Before->terminator();
+    while (&S->front() != S->terminator())
+      Before->insert(BasicBlock::iterator(T), S->remove(&S->front()));
+  }
+
   /// The integer compare that holds exactly where one with \p P does not.
   static std::optional<CmpPred> inverse(CmpPred P) {
     switch (P) {
@@ -209,12 +226,7 @@ private:
         BasicBlock *Y = BT->block(1 - XSide);
         if (Y == X || Y == B || Y == P || Touched.count(Y))
           continue;
-        unsigned N = 0;
-        bool Ok = true;
-        for (Instruction &I : B->insts())
-          if (&I != BT)
-            Ok &= isCheap(I), ++N;
-        if (!Ok || N > MaxSpeculated)
+        if (!speculatableBody(B))
           continue;
         bool SamePhis = true;
         for (Instruction &Phi : X->insts()) {
@@ -235,8 +247,7 @@ private:
             I->addOperand(V);
           return P->insert(BasicBlock::iterator(PT), std::move(I));
         };
-        while (&B->front() != BT)
-          P->insert(BasicBlock::iterator(PT), B->remove(&B->front()));
+        hoistBody(B, P);
         // %d as "^b goes where ^p's new branch goes on true": to ^x on
         // side 1, to ^y on side 0. An integer compare read only here is
         // inverted instead (a float compare's inverse would need the
@@ -354,10 +365,7 @@ private:
         ArrayRef<BasicBlock *> SP = G.predecessors(S);
         Instruction *ST = S->terminator();
         if (SP.size() == 1 && SP[0] == P && ST && ST->opcode() == Opcode::Br &&
-            !hasPhis(S) && S->size() - 1 <= MaxSpeculated &&
-            all_of(S->insts(), [&](const Instruction &I) {
-              return &I == ST || isCheap(I);
-            }))
+            !hasPhis(S) && speculatableBody(S))
           return ST->block(0);
         return nullptr;
       };
@@ -380,8 +388,7 @@ private:
         continue;
       for (BasicBlock *S : {T, E})
         if (S != J)
-          while (&S->front() != S->terminator())
-            P->insert(BasicBlock::iterator(PT), S->remove(&S->front()));
+          hoistBody(S, P);
       Value *C = PT->operand(0);
       while (hasPhis(J)) {
         Instruction &Phi = J->front();
